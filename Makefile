@@ -1,0 +1,129 @@
+# perfdata: libperfdata and the pd-* tools.
+#
+#   make                 library (static and shared) and tools, in build/
+#   make check           every test; ends with "N passed, N failed"
+#   make asan / ubsan    the same suite built with a sanitizer
+#   make bench           throughput against perf on large inputs
+#   make install PREFIX=/usr/local DESTDIR=
+
+VERSION     := 0.1.0
+SOVERSION   := 0
+PREFIX      ?= /usr/local
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+B           ?= build
+
+CC          ?= cc
+PKG_CONFIG  ?= pkg-config
+DEPS        := libelf libdw zlib libzstd libtraceevent
+APT_DEPS    := make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev
+
+ifeq ($(filter help clean,$(MAKECMDGOALS)),)
+DEPS_MISSING := $(shell for p in $(DEPS); do $(PKG_CONFIG) --exists $$p || echo $$p; done)
+ifneq ($(strip $(DEPS_MISSING)),)
+$(error missing libraries: $(DEPS_MISSING). Install them with: apt-get install $(APT_DEPS))
+endif
+DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS))
+DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs $(DEPS))
+endif
+
+WARN        := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+               -Wmissing-prototypes -Wformat=2
+OPT         ?= -O2 -g
+SAN         ?=
+BASE_CFLAGS := -std=gnu11 $(OPT) $(WARN) $(SAN) -D_GNU_SOURCE -fno-strict-aliasing
+LIB_CFLAGS  := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -Ilibperfdata/include \
+               -Ilibperfdata/src $(DEPS_CFLAGS)
+TOOL_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Itools $(DEPS_CFLAGS)
+TEST_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Ilibperfdata/src -Itools \
+               $(DEPS_CFLAGS)
+LDLIBS      := $(DEPS_LIBS) -lpthread
+
+LIB_SRCS    := $(wildcard libperfdata/src/*.c)
+LIB_OBJS    := $(LIB_SRCS:libperfdata/src/%.c=$(B)/lib/%.o)
+COMMON_SRCS := $(wildcard tools/common/*.c) $(filter-out tools/pd-%.c,$(wildcard tools/*.c))
+COMMON_OBJS := $(COMMON_SRCS:%.c=$(B)/%.o)
+TOOLS       := $(patsubst tools/%.c,%,$(wildcard tools/pd-*.c))
+TOOL_BINS   := $(TOOLS:%=$(B)/bin/%)
+UNIT_SRCS   := $(wildcard tests/unit/test-*.c)
+UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+
+STATIC_LIB  := $(B)/libperfdata.a
+SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
+PC_FILE     := $(B)/libperfdata.pc
+
+.PHONY: all lib tools check asan ubsan bench install uninstall clean help fuzz
+all: lib tools
+
+lib: $(STATIC_LIB) $(SHARED_LIB) $(PC_FILE)
+tools: $(TOOL_BINS)
+
+$(B)/lib/%.o: libperfdata/src/%.c $(wildcard libperfdata/src/*.h libperfdata/include/perfdata/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+
+$(STATIC_LIB): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJS) libperfdata/libperfdata.map
+	$(CC) $(SAN) -shared -Wl,-soname,libperfdata.so.$(SOVERSION) \
+		-Wl,--version-script=libperfdata/libperfdata.map -o $@ $(LIB_OBJS) $(LDLIBS)
+	ln -sf libperfdata.so.$(VERSION) $(B)/libperfdata.so.$(SOVERSION)
+	ln -sf libperfdata.so.$(SOVERSION) $(B)/libperfdata.so
+
+$(PC_FILE): libperfdata/libperfdata.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@DEPS@|$(DEPS)|' $< > $@
+
+$(B)/tools/%.o: tools/%.c $(wildcard tools/*.h tools/common/*.h libperfdata/include/perfdata/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
+
+# Tools link the static library so they run from the tree.
+$(B)/bin/%: $(B)/tools/%.o $(COMMON_OBJS) $(STATIC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -o $@ $< $(COMMON_OBJS) $(STATIC_LIB) $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c $(STATIC_LIB) $(COMMON_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(COMMON_OBJS) $(STATIC_LIB) $(LDLIBS)
+
+check: all $(UNIT_BINS)
+	@B=$(B) tests/run.sh
+
+asan:
+	$(MAKE) B=build-asan OPT="-O1 -g" SAN="-fsanitize=address -fno-omit-frame-pointer" check
+
+ubsan:
+	$(MAKE) B=build-ubsan OPT="-O1 -g" SAN="-fsanitize=undefined -fno-sanitize-recover=all" check
+
+bench: all
+	@B=$(B) tests/bench.sh
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/perfdata \
+		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libperfdata.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libperfdata.so.$(SOVERSION)
+	ln -sf libperfdata.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libperfdata.so
+	install -m 644 libperfdata/include/perfdata/*.h $(DESTDIR)$(INCLUDEDIR)/perfdata/
+	install -m 644 $(PC_FILE) $(DESTDIR)$(LIBDIR)/pkgconfig/
+	install -m 755 $(TOOL_BINS) $(DESTDIR)$(BINDIR)/
+	install -m 644 $(wildcard docs/*.1) $(DESTDIR)$(MANDIR)/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libperfdata.* $(DESTDIR)$(LIBDIR)/pkgconfig/libperfdata.pc
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/perfdata
+	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) $(TOOLS:%=$(DESTDIR)$(MANDIR)/man1/%.1)
+
+clean:
+	rm -rf build build-asan build-ubsan
+
+help:
+	@sed -n '2,8p' Makefile | sed 's/^# \{0,1\}//'

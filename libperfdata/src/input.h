@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Buffered, streaming input over a file descriptor: a window of the input
+ * is held in memory, never the whole input. Seekable inputs are read with
+ * pread() at explicit offsets; streams with read(), moving forward only.
+ */
+#ifndef PD_INPUT_H
+#define PD_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PD_INPUT_BUF_SIZE	(256 * 1024)
+/* Largest single object (a tracing data blob) the reader loads at once. */
+#define PD_INPUT_MAX_OBJECT	(512ULL * 1024 * 1024)
+
+struct pd_input {
+	int fd;
+	bool seekable;
+	uint64_t size;		/* size of a regular file, else 0 */
+	uint8_t *buf;
+	size_t cap;
+	size_t start, end;	/* valid bytes are buf[start, end) */
+	uint64_t pos;		/* input offset of buf[start] */
+	bool eof;
+};
+
+int pd_input_init(struct pd_input *in, int fd);
+void pd_input_release(struct pd_input *in);
+
+/*
+ * Make n bytes available at the current position. Returns the number of
+ * bytes available (less than n only at end of input) or a negative errno.
+ */
+ssize_t pd_input_fill(struct pd_input *in, size_t n);
+
+static inline const uint8_t *pd_input_ptr(const struct pd_input *in)
+{
+	return in->buf + in->start;
+}
+
+static inline void pd_input_consume(struct pd_input *in, size_t n)
+{
+	in->start += n;
+	in->pos += n;
+}
+
+/*
+ * Move to offset off: any offset for seekable inputs, only forward for
+ * streams (skipped bytes are read and dropped). Returns 0, a negative
+ * errno, or -PD_ERR_TRUNCATED when a stream ends before off.
+ */
+int pd_input_seek(struct pd_input *in, uint64_t off);
+
+/* Read exactly len bytes at off (seekable inputs only). */
+int pd_input_pread(struct pd_input *in, void *dst, size_t len, uint64_t off);
+
+/*
+ * Copy a non-seekable input into an unlinked temporary file and read that
+ * instead, for file-mode data arriving on a pipe. Only before anything
+ * was consumed. Returns the new fd, which the caller closes.
+ */
+int pd_input_spool(struct pd_input *in);
+
+#endif /* PD_INPUT_H */

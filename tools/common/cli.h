@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every pd-* tool shares: messages in one format
+ * ("pd-info: error: perf.data: offset 0x1a2b: ..."), exit codes, opening
+ * inputs with the library's warnings routed to stderr, and output checks.
+ *
+ * Exit codes: 0 success, 1 bad data or I/O error, 2 bad usage.
+ */
+#ifndef PD_TOOLS_CLI_H
+#define PD_TOOLS_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <perfdata/reader.h>
+
+#define PD_EXIT_OK	0
+#define PD_EXIT_DATA	1
+#define PD_EXIT_USAGE	2
+
+extern const char *pd_prog;	/* set by pd_cli_init() */
+extern int pd_verbose;		/* -v count: show info/debug messages */
+extern bool pd_quiet;		/* -q: no warnings */
+
+void pd_cli_init(const char *argv0);
+
+void pd_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Bad usage: message, then "Try 'PROG --help'", exit 2. */
+void pd_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* Opens path ("-" = stdin); prints the error and returns NULL on failure. */
+struct pd_reader *pd_cli_open(const char *path, const struct pd_reader_opts *opts);
+
+/*
+ * Flush and close an output stream, reporting write errors (a closed pipe
+ * is not an error for a filter). Returns 0 or PD_EXIT_DATA.
+ */
+int pd_cli_close_output(FILE *f, const char *name);
+
+/* Refuse to write binary data to a terminal. */
+bool pd_cli_refuse_tty(FILE *f);
+
+#endif /* PD_TOOLS_CLI_H */
