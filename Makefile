@@ -97,7 +97,7 @@ check: all $(UNIT_BINS)
 	@B=$(B) tests/run.sh
 
 asan:
-	$(MAKE) B=build-asan OPT="-O1 -g" SAN="-fsanitize=address -fno-omit-frame-pointer" check
+	PD_ASAN=1 $(MAKE) B=build-asan OPT="-O1 -g" SAN="-fsanitize=address -fno-omit-frame-pointer" check
 
 ubsan:
 	$(MAKE) B=build-ubsan OPT="-O1 -g" SAN="-fsanitize=undefined -fno-sanitize-recover=all" check

@@ -82,7 +82,7 @@ int pd__decomp_next(struct pd_reader *r, const uint8_t **p,
 			if (size < 8)
 				return pd__set_error(r, -PD_ERR_BAD_RECORD,
 						     d->outer,
-						     "record size %u in compressed data (at %#llx of the decompressed stream)",
+						     "record size %u in compressed data (at 0x%llx of the decompressed stream)",
 						     size,
 						     (unsigned long long)d->inner_pos);
 			if (have >= size) {

@@ -69,6 +69,8 @@ struct pd_reader {
 	struct pd_queued *queue_head, *queue_tail;
 
 	struct pd_reader_stats stats;
+	uint32_t unknown_types[16];	/* already warned about */
+	size_t nr_unknown_types;
 	char errmsg[320];
 	bool failed;
 	bool done;

@@ -28,7 +28,7 @@ int pd__set_error(struct pd_reader *r, int err, uint64_t offset,
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(r->errmsg, sizeof(r->errmsg), "%s: offset %#llx: %s",
+	snprintf(r->errmsg, sizeof(r->errmsg), "%s: offset 0x%llx: %s",
 		 r->name, (unsigned long long)offset, what);
 	r->failed = true;
 	return err;
@@ -301,7 +301,7 @@ static int read_attrs(struct pd_reader *r)
 		if (!section_fits(&ids_sec, h->file_size) || ids_sec.size % 8) {
 			err = pd__set_error(r, -PD_ERR_BAD_HEADER,
 					    off + stride - 16,
-					    "attr %llu: ids section [%#llx, +%llu] outside the file",
+					    "attr %llu: ids section [0x%llx, +%llu] outside the file",
 					    (unsigned long long)i,
 					    (unsigned long long)ids_sec.offset,
 					    (unsigned long long)ids_sec.size);
@@ -345,7 +345,7 @@ static int read_features(struct pd_reader *r)
 	if (!nr)
 		return 0;
 	if (h->feat_offset + (uint64_t)nr * 16 > h->file_size) {
-		pd__warn(&r->log, "offset %#llx: feature table of %u entries runs past the end of file; features ignored",
+		pd__warn(&r->log, "offset 0x%llx: feature table of %u entries runs past the end of file; features ignored",
 			 (unsigned long long)h->feat_offset, nr);
 		return 0;
 	}
@@ -369,7 +369,7 @@ static int read_features(struct pd_reader *r)
 			fname = unk;
 		}
 		if (!section_fits(&s, h->file_size)) {
-			pd__warn(&r->log, "offset %#llx: %s section [%#llx, +%llu] outside the file; skipped",
+			pd__warn(&r->log, "offset 0x%llx: %s section [0x%llx, +%llu] outside the file; skipped",
 				 (unsigned long long)(h->feat_offset + 16 * (k - 1)),
 				 fname, (unsigned long long)s.offset,
 				 (unsigned long long)s.size);
@@ -490,13 +490,13 @@ static int open_file_mode(struct pd_reader *r, const uint8_t *magic16)
 				     "attr entry size is 0");
 	if (!section_fits(&h->attrs, h->file_size))
 		return pd__set_error(r, -PD_ERR_BAD_HEADER, 24,
-				     "attrs section [%#llx, +%llu] outside the file (%llu bytes)",
+				     "attrs section [0x%llx, +%llu] outside the file (%llu bytes)",
 				     (unsigned long long)h->attrs.offset,
 				     (unsigned long long)h->attrs.size,
 				     (unsigned long long)h->file_size);
 	if (h->data.offset < hsize || h->data.offset > h->file_size)
 		return pd__set_error(r, -PD_ERR_BAD_HEADER, 40,
-				     "data offset %#llx outside the file (%llu bytes)",
+				     "data offset 0x%llx outside the file (%llu bytes)",
 				     (unsigned long long)h->data.offset,
 				     (unsigned long long)h->file_size);
 	if (h->data.size == 0) {
@@ -506,7 +506,7 @@ static int open_file_mode(struct pd_reader *r, const uint8_t *magic16)
 		r->data_end = h->file_size;
 		pd__warn(&r->log, "data size is 0 (was perf record killed?): reading records up to the end of file, without header features");
 	} else if (!section_fits(&h->data, h->file_size)) {
-		pd__warn(&r->log, "data section [%#llx, +%llu] runs past the end of file (%llu bytes): file truncated, reading what is there",
+		pd__warn(&r->log, "data section [0x%llx, +%llu] runs past the end of file (%llu bytes): file truncated, reading what is there",
 			 (unsigned long long)h->data.offset,
 			 (unsigned long long)h->data.size,
 			 (unsigned long long)h->file_size);

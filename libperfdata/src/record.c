@@ -210,7 +210,7 @@ int pd__decode_record(struct pd_reader *r, struct pd_event *ev)
 				      &ev->u.read.read, &used);
 		if (err == -PD_ERR_BAD_SAMPLE)
 			return pd__set_error(r, -PD_ERR_BAD_RECORD, ev->offset,
-					     "READ record does not match read_format %#llx",
+					     "READ record does not match read_format 0x%llx",
 					     (unsigned long long)e->attr.read_format);
 		break;
 	}

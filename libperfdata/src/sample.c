@@ -347,9 +347,25 @@ int pd__decode_sample(struct pd_reader *r, struct pd_event *ev,
 		return -PD_ERR_NO_ATTR;
 	err = walk_sample(r, (uint8_t *)ev->raw, ev->size, e, false,
 			  &ev->u.sample);
+	if (!err) {
+		const struct pd_sample *s = &ev->u.sample;
+		uint64_t idbits = PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |
+				  PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU |
+				  PD_SAMPLE_IDENTIFIER;
+
+		/* the same identity fields other records carry in trailers */
+		ev->sid.present = s->sample_type & idbits;
+		ev->sid.pid = s->pid;
+		ev->sid.tid = s->tid;
+		ev->sid.time = s->time;
+		ev->sid.id = s->id;
+		ev->sid.stream_id = s->stream_id;
+		ev->sid.cpu = s->cpu;
+		ev->sid.cpu_res = s->cpu_res;
+	}
 	if (err == -PD_ERR_BAD_SAMPLE)
 		return pd__set_error(r, err, ev->offset,
-				     "SAMPLE of %u bytes does not match its sample_type %#llx",
+				     "SAMPLE of %u bytes does not match its sample_type 0x%llx",
 				     ev->size,
 				     (unsigned long long)e->attr.sample_type);
 	return err;

@@ -25,9 +25,23 @@ static int stop_truncated(struct pd_reader *r, uint64_t off, const char *what)
 {
 	r->stats.truncated = true;
 	r->done = true;
-	pd__warn(&r->log, "offset %#llx: %s; input truncated, stopping here",
+	pd__warn(&r->log, "offset 0x%llx: %s; input truncated, stopping here",
 		 (unsigned long long)off, what);
 	return 0;
+}
+
+/* Unknown record types are skipped by size; say so once per type. */
+static void warn_unknown_type(struct pd_reader *r, uint32_t type, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_unknown_types; i++)
+		if (r->unknown_types[i] == type)
+			return;
+	if (r->nr_unknown_types < PD_ARRAY_SIZE(r->unknown_types))
+		r->unknown_types[r->nr_unknown_types++] = type;
+	pd__warn(&r->log, "offset 0x%llx: unknown record type %u skipped (further ones counted, not reported)",
+		 (unsigned long long)off, type);
 }
 
 static int add_owned_name(struct pd_reader *r, struct pd_evsel *e,
@@ -95,13 +109,13 @@ static int process_header_record(struct pd_reader *r, const uint8_t *p,
 			return 0;
 		}
 		if (feat >= PD_FEAT_BITS) {
-			pd__warn(&r->log, "offset %#llx: FEATURE record with id %llu skipped",
+			pd__warn(&r->log, "offset 0x%llx: FEATURE record with id %llu skipped",
 				 (unsigned long long)off,
 				 (unsigned long long)feat);
 			return 0;
 		}
 		if (feat >= PD_FEAT_KNOWN_MAX)
-			pd__warn(&r->log, "offset %#llx: unknown feature %llu (%u bytes) kept unparsed",
+			pd__warn(&r->log, "offset 0x%llx: unknown feature %llu (%u bytes) kept unparsed",
 				 (unsigned long long)off,
 				 (unsigned long long)feat, size - 16);
 		pd_features__add(r->feat, (unsigned int)feat, p + 16, size - 16,
@@ -208,10 +222,12 @@ static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
 		if (err < 0)
 			return err;
 	}
-	if (type < PD_RECORD_USER_MAX)
+	if (type < PD_RECORD_USER_MAX && pd_record_type_name(type)) {
 		r->stats.nr_events[type]++;
-	else
+	} else {
 		r->stats.nr_unknown++;
+		warn_unknown_type(r, type, off);
+	}
 	r->stats.nr_total++;
 	if (src->flags & PD_EVENT_DECOMPRESSED)
 		r->stats.nr_decompressed++;
@@ -349,7 +365,7 @@ static int deliver(struct pd_reader *r, const struct raw_src *src,
 	struct pd_event *ev = &r->ev;
 	int err;
 
-	memset(ev, 0, offsetof(struct pd_event, u));
+	memset(ev, 0, sizeof(*ev));
 	ev->type = pd_get32(r->rec, false);
 	ev->misc = pd_get16(r->rec + 4, false);
 	ev->size = pd_get16(r->rec + 6, false);
