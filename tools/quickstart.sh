@@ -2,7 +2,7 @@
 # Build perfdata and show what a bundled profile holds. Installs the build
 # dependencies with apt-get when run as root, else prints the command.
 set -eu
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/.."
 pkgs="make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev"
 missing=
 for p in libelf libdw zlib libzstd libtraceevent; do
