@@ -89,7 +89,7 @@ $(B)/bin/%: $(B)/tools/%.o $(COMMON_OBJS) $(STATIC_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -o $@ $< $(COMMON_OBJS) $(STATIC_LIB) $(LDLIBS)
 
-$(B)/tests/%: tests/unit/%.c $(STATIC_LIB) $(COMMON_OBJS)
+$(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(STATIC_LIB) $(COMMON_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(COMMON_OBJS) $(STATIC_LIB) $(LDLIBS)
 

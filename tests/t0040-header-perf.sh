@@ -19,6 +19,16 @@ else
 	n=0
 	for f in $(perf_files "$TD" "$PD_CORPUS"); do
 		rel=${f#"$PD_CORPUS"/}
+		case $rel in
+		# its CPUDESC section is empty: perf 6.1 prints "(null)" and
+		# zeros for every later feature; we warn and print the rest
+		*perf.data.armv7.perf_3.14-3.8)
+			"$PD_BIN/pd-info" "$f" >"$tmp/got" 2>"$tmp/err"
+			check "empty CPUDESC: warned, later features still read" \
+				grep -q '^# cmdline : /usr/bin/perf record -a -- sleep 2 $' "$tmp/got"
+			check "empty CPUDESC: warning names the feature" grep -q 'CPUDESC' "$tmp/err"
+			continue ;;
+		esac
 		perf report --header-only -I -i "$f" >"$tmp/perf.out" 2>"$tmp/perf.err" </dev/null
 		# only where perf read the header without complaint
 		if [ $? -ne 0 ] || ! grep -q '^# ========' "$tmp/perf.out" || [ -s "$tmp/perf.err" ]; then
