@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <perfdata/evsel.h>
+#include <perfdata/features.h>
 
 #include "info-stats.h"
 
@@ -89,8 +90,6 @@ int pd_info_print_stats(FILE *out, struct pd_reader *r)
 	while ((err = pd_reader__next(r, &ev)) > 0) {
 		size_t idx;
 
-		if (ev->type == PD_RECORD_AUXTRACE_INFO)
-			has_aux = true;
 		if ((ev->type != PD_RECORD_SAMPLE &&
 		     ev->type != PD_RECORD_LOST_SAMPLES) || !ev->evsel)
 			continue;
@@ -129,6 +128,8 @@ int pd_info_print_stats(FILE *out, struct pd_reader *r)
 	if (err < 0)
 		goto out;
 	st = pd_reader__stats(r);
+	/* perf keys the note on the AUX index feature, not on the records */
+	has_aux = pd_features__has(pd_reader__features(r), PD_FEAT_AUXTRACE);
 	fprintf(out, "\nAggregated stats:%s\n", has_aux ?
 		" (excludes AUX area (e.g. instruction trace) decoded / synthesized events)" : "");
 	fprintf(out, "%16s events: %10" PRIu64 "\n", "TOTAL", st->nr_total);
@@ -148,7 +149,15 @@ int pd_info_print_stats(FILE *out, struct pd_reader *r)
 
 		if (!per_evsel[i][0] && !per_evsel[i][1])
 			continue;
-		pd_evsel__name(e, r, name, sizeof(name));
+		/*
+		 * perf report --stats names pipe-mode events from their
+		 * attrs: the names in EVENT_UPDATE and EVENT_DESC records
+		 * arrive after it has named them (perf -D does use them).
+		 */
+		if (pd_reader__header(r)->mode == PD_MODE_PIPE)
+			pd_attr__name(&e->attr, r, name, sizeof(name));
+		else
+			pd_evsel__name(e, r, name, sizeof(name));
 		fprintf(out, "%s stats:\n", name);
 		if (per_evsel[i][0])
 			fprintf(out, "%16s events: %10" PRIu64 "\n", "SAMPLE",

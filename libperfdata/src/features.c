@@ -148,9 +148,7 @@ int pd_features__add(struct pd_features *f, unsigned int id,
 	pd_cursor_init(&x.c, f->raw[id].data, size, swap);
 	parse = pd__feat_parser(id);
 	if (!parse) {
-		if (id >= PD_FEAT_KNOWN_MAX)
-			pd__warn(log, "unknown header feature %u (%zu bytes) kept undecoded",
-				 id, size);
+		/* unknown: kept raw; the reader reports it with its offset */
 		set_bit(f->have, id);
 		return 0;
 	}

@@ -134,7 +134,8 @@ static int process_header_record(struct pd_reader *r, const uint8_t *p,
 					e = pd_reader__evsel_by_id(r, d->ids[0]);
 				if (!e && i < r->nr_evsels)
 					e = r->evsels[i];
-				if (e && d->name)
+				/* EVENT_UPDATE names, if any, stay */
+				if (e && d->name && !e->name)
 					r->evsels[e->idx]->name = d->name;
 			}
 		}
