@@ -54,6 +54,7 @@ STATIC_LIB  := $(B)/libperfdata.a
 SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
 PC_FILE     := $(B)/libperfdata.pc
 
+.SECONDARY:
 .PHONY: all lib tools check asan ubsan bench install uninstall clean help fuzz
 all: lib tools
 
@@ -74,11 +75,16 @@ $(SHARED_LIB): $(LIB_OBJS) libperfdata/libperfdata.map
 	ln -sf libperfdata.so.$(VERSION) $(B)/libperfdata.so.$(SOVERSION)
 	ln -sf libperfdata.so.$(SOVERSION) $(B)/libperfdata.so
 
-$(PC_FILE): libperfdata/libperfdata.pc.in Makefile
-	@mkdir -p $(@D)
+# The .pc names the install paths: written again by install, with its PREFIX.
+define make_pc
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    -e 's|@DEPS@|$(DEPS)|' $< > $@
+	    -e 's|@DEPS@|$(DEPS)|' libperfdata/libperfdata.pc.in > $(1)
+endef
+
+$(PC_FILE): libperfdata/libperfdata.pc.in Makefile
+	@mkdir -p $(@D)
+	$(call make_pc,$@)
 
 $(B)/tools/%.o: tools/%.c $(wildcard tools/*.h tools/common/*.h libperfdata/include/perfdata/*.h)
 	@mkdir -p $(@D)
@@ -113,7 +119,7 @@ install: all
 	ln -sf libperfdata.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libperfdata.so.$(SOVERSION)
 	ln -sf libperfdata.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libperfdata.so
 	install -m 644 libperfdata/include/perfdata/*.h $(DESTDIR)$(INCLUDEDIR)/perfdata/
-	install -m 644 $(PC_FILE) $(DESTDIR)$(LIBDIR)/pkgconfig/
+	$(call make_pc,$(DESTDIR)$(LIBDIR)/pkgconfig/libperfdata.pc)
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(wildcard docs/*.1) $(DESTDIR)$(MANDIR)/man1/
 
