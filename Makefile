@@ -100,7 +100,7 @@ $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(STATIC_LIB) $(COMMON_O
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(COMMON_OBJS) $(STATIC_LIB) $(LDLIBS)
 
 check: all $(UNIT_BINS)
-	@B=$(B) tests/run.sh
+	@B=$(B) PD_SAN="$(SAN)" tests/run.sh
 
 asan:
 	PD_ASAN=1 $(MAKE) B=build-asan OPT="-O1 -g" SAN="-fsanitize=address -fno-omit-frame-pointer" check

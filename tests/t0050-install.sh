@@ -44,7 +44,8 @@ C
 pc="$dest/opt/pd/lib/pkgconfig"
 # the .pc names /opt/pd; point it at the staging copy
 sed "s|/opt/pd|$dest/opt/pd|g" "$pc/libperfdata.pc" >"$tmp/libperfdata.pc"
-if cc -o "$tmp/count" "$tmp/count.c" $(PKG_CONFIG_PATH=$tmp pkg-config --cflags --libs libperfdata) 2>"$tmp/cc.err"; then
+# built with the sanitizer the library was built with, if any
+if cc ${PD_SAN:-} -o "$tmp/count" "$tmp/count.c" $(PKG_CONFIG_PATH=$tmp pkg-config --cflags --libs libperfdata) 2>"$tmp/cc.err"; then
 	ok "program builds against the installed library via pkg-config"
 	f=$(perf_files "$TD" "$PD_CORPUS" | head -1)
 	n=$(LD_LIBRARY_PATH="$dest/opt/pd/lib" "$tmp/count" "$f")
