@@ -15,6 +15,7 @@
 #include <perfdata/features.h>
 
 #include "info-attr.h"
+#include "info-bpf.h"
 #include "info-header.h"
 
 /* Features whose lines perf prints only with -I. */
@@ -317,28 +318,6 @@ static void print_cpu_domains(FILE *out, const struct pd_features *f)
 	}
 }
 
-/*
- * struct bpf_prog_info (linux/bpf.h): id at byte 4, name[16] at 64; the
- * jited addresses live in the data arrays, which we do not resolve.
- */
-static void print_bpf_progs(FILE *out, const struct pd_features *f)
-{
-	uint32_t i;
-
-	for (i = 0; i < f->bpf_prog_info.nr; i++) {
-		const struct pd_bpf_prog *p = &f->bpf_prog_info.progs[i];
-		uint32_t id = 0;
-		char name[17] = "";
-
-		if (p->info_len >= 8)
-			memcpy(&id, p->info + 4, 4);
-		if (p->info_len >= 80)
-			memcpy(name, p->info + 64, 16);
-		fprintf(out, "# bpf_prog_info %u: %s\n", id,
-			name[0] ? name : "(unnamed)");
-	}
-}
-
 /* The lines of one present feature. */
 static void print_feature(FILE *out, unsigned int id,
 			  const struct pd_features *f,
@@ -432,12 +411,10 @@ static void print_feature(FILE *out, unsigned int id,
 			f->dir_format_version);
 		break;
 	case PD_FEAT_BPF_PROG_INFO:
-		print_bpf_progs(out, f);
+		pd_info_print_bpf_progs(out, f);
 		break;
 	case PD_FEAT_BPF_BTF:
-		for (i = 0; i < f->bpf_btf.nr; i++)
-			fprintf(out, "# btf info of id %u, %u bytes\n",
-				f->bpf_btf.btfs[i].id, f->bpf_btf.btfs[i].size);
+		pd_info_print_bpf_btf(out, f);
 		break;
 	case PD_FEAT_COMPRESSED:
 		fprintf(out, "# compressed : %s, level = %u, ratio = %u\n",
