@@ -103,7 +103,8 @@ static int append_build_ids(struct pd_features_priv *p, struct pd_feat_ctx *x,
 		p->build_id_raw = n;
 		p->build_id_raw_cap = cap;
 	}
-	memcpy(p->build_id_raw + p->build_id_raw_size, data, size);
+	if (size)	/* an empty section leaves the buffer unallocated */
+		memcpy(p->build_id_raw + p->build_id_raw_size, data, size);
 	p->build_id_raw_size = need;
 	f->raw[PD_FEAT_BUILD_ID].data = p->build_id_raw;
 	f->raw[PD_FEAT_BUILD_ID].size = p->build_id_raw_size;
