@@ -2,13 +2,25 @@
 # Builds the profiled programs in bin/ from src/: debug info, frame
 # pointers (except burn-nofp, for DWARF unwinding), static so that symbol
 # and unwinding tests find the same code on any machine.
+#
+# Beyond the -O2 -g -f[no-]omit-frame-pointer [-static] of each program:
+#  -Wl,--eh-frame-hdr  gcc does not ask the linker for .eh_frame_hdr in
+#      static links, and perf's DWARF unwinder (libunwind) finds no
+#      unwind tables without it: callchains stop at the sampled function;
+#  -fdebug-prefix-map  keeps the build directory out of the debug info,
+#      so a rebuild with the same compiler gives the same bytes and the
+#      same build ids as the ones in the recordings.
+# threads is the one dynamic program: a static one would push testdata/
+# over its size budget, and its recordings then also cover shared
+# libraries.
 set -eu
 cd "$(dirname "$0")"
 mkdir -p bin
 CC=${CC:-cc}
-$CC -O2 -g -fno-omit-frame-pointer -static -o bin/burn src/burn.c
-$CC -O2 -g -fomit-frame-pointer -static -o bin/burn-nofp src/burn.c
-# threads and sleeper are dynamic: testdata stays small, and their
-# recordings also exercise shared-library maps
-$CC -O2 -g -fno-omit-frame-pointer -pthread -o bin/threads src/threads.c
-$CC -O2 -g -fno-omit-frame-pointer -o bin/sleeper src/sleeper.c
+FP=-fno-omit-frame-pointer
+STATIC="-static -Wl,--eh-frame-hdr"
+MAP="-fdebug-prefix-map=$(pwd)=."
+$CC -O2 -g $FP $STATIC $MAP -o bin/burn src/burn.c
+$CC -O2 -g -fomit-frame-pointer $STATIC $MAP -o bin/burn-nofp src/burn.c
+$CC -O2 -g $FP -pthread $MAP -o bin/threads src/threads.c
+$CC -O2 -g $FP $STATIC $MAP -o bin/sleeper src/sleeper.c

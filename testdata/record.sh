@@ -1,28 +1,60 @@
 #!/bin/sh
-# Regenerates the recordings with the system perf. Run from anywhere, as
-# root (or with perf_event_paranoid <= 1); build.sh first. Each line is the
-# exact command that made the file; README.md lists what each exercises.
+# Regenerates the recordings with the system perf (made with perf 6.1).
+# Run as root (or with perf_event_paranoid <= 1), after build.sh. Each
+# line below is the exact command that made the file; README.md says what
+# each one exercises. Every file is then read back with perf report
+# --stats and perf script; the script stops if perf cannot read one.
 # Regenerated files differ byte for byte (times, pids, host), not in kind.
+# --no-buildid-cache keeps ~/.debug untouched; build ids are still written.
 set -eu
 cd "$(dirname "$0")"
-P="perf record -q --no-buildid-cache"
+# perf record renames an existing output file to FILE.old
+trap 'rm -f ./*.data.old' EXIT
 
-$P -g -e cpu-clock -F 999 -o fp.data bin/burn 300
-$P --call-graph dwarf,4096 -e cpu-clock -F 499 -o dwarf.data bin/burn-nofp 200
-$P -z -g -e cpu-clock -F 999 -o zstd.data bin/burn 300
-$P -g -e cpu-clock -F 999 -o - bin/burn 200 > pipe.data
-$P -e cpu-clock,task-clock -F 999 -o multi.data bin/burn 200
-$P -e '{cpu-clock,task-clock}:S' -c 1000000 -o group.data bin/burn 200
-$P -e sched:sched_switch -e sched:sched_process_exec -e sched:sched_process_fork -o tracepoint.data bin/sleeper
-$P --switch-events -e cpu-clock -F 999 -o switch.data bin/threads
-$P --namespaces -e cpu-clock -F 999 -o namespaces.data bin/sleeper
-$P --all-cgroups -e cpu-clock -F 999 -o cgroups.data bin/burn 200
-$P --data-page-size --code-page-size -e cpu-clock -F 999 -o pagesize.data bin/burn 200
-$P --buildid-mmap -e cpu-clock -F 999 -o buildid-mmap.data bin/burn 200
-$P -g -e cpu-clock -F 999 -o threads.data bin/threads
-$P -g -e cpu-clock -F 999 -o sleeper.data bin/sleeper
-$P -e cpu-clock -c 1000000 -o period.data bin/burn 200
-$P --user-regs=ip,sp -e cpu-clock -F 999 -o regs.data bin/burn 100
-$P -d -e cpu-clock -F 999 -o addr.data bin/burn 100
-$P -k mono -e cpu-clock -F 999 -o clock.data bin/burn 100
-perf stat record -o stat.data -e task-clock,context-switches bin/burn 100 2>/dev/null
+check()
+{
+	perf report --stats -i "$1" >/dev/null
+	perf script -i "$1" >/dev/null
+	echo "read back: $1"
+}
+
+perf record --no-buildid-cache -g -e cpu-clock -F 999 -o fp.data bin/burn 300
+check fp.data
+perf record --no-buildid-cache --call-graph dwarf,4096 -e cpu-clock -F 199 -o dwarf.data bin/burn-nofp 200
+check dwarf.data
+perf record --no-buildid-cache -z -g -e cpu-clock -F 999 -o zstd.data bin/burn 300
+check zstd.data
+perf record --no-buildid-cache -g -e cpu-clock -F 999 -o - bin/burn 200 > pipe.data
+check pipe.data
+perf record --no-buildid-cache -e cpu-clock,task-clock -F 999 -o multi.data bin/burn 200
+check multi.data
+perf record --no-buildid-cache -e '{cpu-clock,task-clock}:S' -c 1000000 -o group.data bin/burn 200
+check group.data
+perf record --no-buildid-cache -e sched:sched_switch -e sched:sched_process_exec -e sched:sched_process_fork -o tracepoint.data bin/sleeper
+check tracepoint.data
+perf record --no-buildid-cache --switch-events -e cpu-clock -F 999 -o switch.data bin/threads
+check switch.data
+perf record --no-buildid-cache --namespaces -e cpu-clock -F 999 -o namespaces.data bin/sleeper
+check namespaces.data
+perf record --no-buildid-cache --all-cgroups -e cpu-clock -F 999 -o cgroups.data bin/burn 200
+check cgroups.data
+perf record --no-buildid-cache --data-page-size --code-page-size -e cpu-clock -F 999 -o pagesize.data bin/burn 200
+check pagesize.data
+perf record --no-buildid-cache --buildid-mmap -e cpu-clock -F 999 -o buildid-mmap.data bin/burn 200
+check buildid-mmap.data
+perf record --no-buildid-cache -g -e cpu-clock -F 999 -o threads.data bin/threads
+check threads.data
+perf record --no-buildid-cache -s -e cpu-clock -F 999 -o read.data bin/threads
+check read.data
+perf record --no-buildid-cache -g -e cpu-clock -F 999 -o sleeper.data bin/sleeper
+check sleeper.data
+perf record --no-buildid-cache -e cpu-clock -c 100000 -o period.data bin/burn 100
+check period.data
+perf record --no-buildid-cache --user-regs=ip,sp --intr-regs=ip -e cpu-clock -F 999 -o regs.data bin/burn 100
+check regs.data
+perf record --no-buildid-cache -d --phys-data -e cpu-clock -F 999 -o raw-addr.data bin/burn 100
+check raw-addr.data
+perf record --no-buildid-cache -k mono -e cpu-clock -F 999 -o clock.data bin/burn 100
+check clock.data
+perf stat record --quiet -o stat.data -e task-clock,context-switches bin/burn 100
+check stat.data

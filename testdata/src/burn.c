@@ -13,6 +13,11 @@
 #include <time.h>
 
 #define NOINLINE __attribute__((noinline))
+/*
+ * Code after a call stops gcc from turning it into a tail jump, which
+ * would drop the caller's frame from the stack.
+ */
+#define NO_TAIL_CALL() __asm__ __volatile__("" ::: "memory")
 
 static volatile unsigned long sink;
 
@@ -23,9 +28,15 @@ static inline __attribute__((always_inline)) unsigned long mix(unsigned long x)
 	return x ^ (x >> 29);
 }
 
+/*
+ * The accumulators live on the stack (volatile): the optimizer keeps the
+ * work, and gcc gives these leaf functions a frame, so that a
+ * frame-pointer walk from them does not skip their caller.
+ */
 NOINLINE void inner_hot(unsigned long n)
 {
-	unsigned long i, acc = sink;
+	volatile unsigned long acc = sink;
+	unsigned long i;
 
 	for (i = 0; i < n; i++)
 		acc = mix(acc + i);
@@ -35,24 +46,29 @@ NOINLINE void inner_hot(unsigned long n)
 NOINLINE void middle(unsigned long n)
 {
 	inner_hot(n);
+	NO_TAIL_CALL();
 }
 
 NOINLINE void outer(unsigned long n)
 {
 	middle(n);
+	NO_TAIL_CALL();
 }
 
 NOINLINE void leaf_cold(unsigned long n)
 {
+	volatile unsigned long acc = sink;
 	unsigned long i;
 
 	for (i = 0; i < n; i++)
-		sink += i * 3;
+		acc += i * 3;
+	sink = acc;
 }
 
 NOINLINE void other_work(unsigned long n)
 {
 	leaf_cold(n);
+	NO_TAIL_CALL();
 }
 
 static double now_ms(void)

@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * threads: three named threads, each burning CPU in its own function,
- * for per-thread (tid, comm) tests. About 200 ms each.
+ * threads: three threads named "worker-a", "worker-b" and "worker-c",
+ * each burning CPU for about 200 ms in its own function (work_a, work_b,
+ * work_c), for per-thread (tid, comm, COMM record) tests. Each thread
+ * names itself before it starts working.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <time.h>
 
 #define NOINLINE __attribute__((noinline))
+
+struct worker {
+	const char *name;
+	void (*fn)(void);
+};
 
 static volatile unsigned long sink;
 
@@ -19,7 +26,9 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static void spin(double ms, unsigned long k)
+/* inlined into each work_* so that the samples land in distinct functions */
+static inline __attribute__((always_inline)) void spin(double ms,
+						       unsigned long k)
 {
 	double end = now_ms() + ms;
 	unsigned long i;
@@ -29,29 +38,42 @@ static void spin(double ms, unsigned long k)
 			sink += i * k;
 }
 
-NOINLINE void work_a(void) { spin(200, 3); }
-NOINLINE void work_b(void) { spin(200, 5); }
-NOINLINE void work_c(void) { spin(200, 7); }
+NOINLINE void work_a(void)
+{
+	spin(200, 3);
+}
+
+NOINLINE void work_b(void)
+{
+	spin(200, 5);
+}
+
+NOINLINE void work_c(void)
+{
+	spin(200, 7);
+}
 
 static void *thread_main(void *arg)
 {
-	void (*fn)(void) = (void (*)(void))arg;
+	const struct worker *w = arg;
 
-	fn();
+	pthread_setname_np(pthread_self(), w->name);
+	w->fn();
 	return NULL;
 }
 
 int main(void)
 {
-	static const char *const names[] = { "worker-a", "worker-b", "worker-c" };
-	void (*const fns[])(void) = { work_a, work_b, work_c };
+	static const struct worker workers[] = {
+		{ "worker-a", work_a },
+		{ "worker-b", work_b },
+		{ "worker-c", work_c },
+	};
 	pthread_t t[3];
 	int i;
 
-	for (i = 0; i < 3; i++) {
-		pthread_create(&t[i], NULL, thread_main, (void *)fns[i]);
-		pthread_setname_np(t[i], names[i]);
-	}
+	for (i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, thread_main, (void *)&workers[i]);
 	for (i = 0; i < 3; i++)
 		pthread_join(t[i], NULL);
 	return 0;
