@@ -9,9 +9,11 @@
  * the program's BTF object was saved too, else the program's own name
  * for a program without sub-programs, else "F". Programs and BTF objects
  * are listed by id, as perf keeps them. Everything here is bounds-checked:
- * a field or array outside what was saved ends that program's lines.
+ * a program whose arrays lie outside what was saved gets a short note, a
+ * BTF object that does not parse is not used for names.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +38,7 @@ static void load_info(const struct pd_bpf_prog *p, struct bpf_prog_info *info)
 static const uint8_t *array_at(const struct pd_bpf_prog *p, uint64_t off,
 			       uint64_t nr, uint64_t size)
 {
-	if (nr > UINT32_MAX || off > p->data_len ||
+	if (!p->data || nr > UINT32_MAX || off > p->data_len ||
 	    nr * size > p->data_len - off)
 		return NULL;
 	return p->data + off;
@@ -53,7 +55,27 @@ static const struct pd_bpf_btf *find_btf(const struct pd_features *f,
 	return NULL;
 }
 
-/* Bytes of kind-specific data after a btf_type record. */
+/*
+ * A BTF object read in place, in either byte order as libbpf reads it.
+ * Only what is needed to name a type: where the types and strings are.
+ */
+struct btf_view {
+	const uint8_t *d;
+	bool swap;
+	uint64_t types, types_end;	/* byte offsets into d */
+	uint64_t strs, strs_end;
+	uint32_t nr_types;		/* ids 1..nr_types */
+};
+
+static uint32_t btf_u32(const struct btf_view *v, uint64_t off)
+{
+	uint32_t x;
+
+	memcpy(&x, v->d + off, 4);
+	return v->swap ? __builtin_bswap32(x) : x;
+}
+
+/* Bytes of kind-specific data after a btf_type record, or -1. */
 static int64_t btf_extra(uint32_t info)
 {
 	uint32_t vlen = BTF_INFO_VLEN(info);
@@ -91,52 +113,92 @@ static int64_t btf_extra(uint32_t info)
 	}
 }
 
-/* The name of BTF type id, or NULL. Type ids count from 1. */
-static const char *btf_type_name(const struct pd_bpf_btf *b, uint32_t id,
-				 char *buf, size_t len)
+/*
+ * Checks a BTF object as loading it would: a header whose sections lie
+ * within the object (types 4-aligned, before the strings), a string
+ * section starting and ending with NUL, and type records of known kinds
+ * that exactly fill the type section. false if it is not usable.
+ */
+static bool btf_open(const struct pd_bpf_btf *b, struct btf_view *v)
 {
-	struct btf_header h;
-	struct btf_type t;
-	uint64_t pos, end, str, str_end;
-	uint32_t k;
+	uint64_t hdr_len, type_off, type_len, str_off, str_len, pos;
+	uint16_t magic;
 
-	if (b->size < sizeof(h))
-		return NULL;
-	memcpy(&h, b->data, sizeof(h));
-	if (h.magic != BTF_MAGIC || h.hdr_len < sizeof(h) ||
-	    (uint64_t)h.hdr_len + h.type_off + h.type_len > b->size ||
-	    (uint64_t)h.hdr_len + h.str_off + h.str_len > b->size || !id)
-		return NULL;
-	pos = (uint64_t)h.hdr_len + h.type_off;
-	end = pos + h.type_len;
-	for (k = 1; pos + sizeof(t) <= end; k++) {
+	memset(v, 0, sizeof(*v));
+	v->d = b->data;
+	if (!b->data || b->size < sizeof(struct btf_header))
+		return false;
+	memcpy(&magic, b->data, 2);
+	if (magic == __builtin_bswap16(BTF_MAGIC))
+		v->swap = true;
+	else if (magic != BTF_MAGIC)
+		return false;
+	hdr_len = btf_u32(v, offsetof(struct btf_header, hdr_len));
+	type_off = btf_u32(v, offsetof(struct btf_header, type_off));
+	type_len = btf_u32(v, offsetof(struct btf_header, type_len));
+	str_off = btf_u32(v, offsetof(struct btf_header, str_off));
+	str_len = btf_u32(v, offsetof(struct btf_header, str_len));
+	if (hdr_len < sizeof(struct btf_header) || hdr_len > b->size ||
+	    (v->swap && hdr_len != sizeof(struct btf_header)) ||
+	    str_off + str_len > b->size - hdr_len ||
+	    type_off + type_len > str_off || type_off % 4 || !str_len)
+		return false;
+	v->types = hdr_len + type_off;
+	v->types_end = v->types + type_len;
+	v->strs = hdr_len + str_off;
+	v->strs_end = v->strs + str_len;
+	if (v->d[v->strs] || v->d[v->strs_end - 1])
+		return false;
+	for (pos = v->types; pos < v->types_end; v->nr_types++) {
+		uint64_t left = v->types_end - pos;
 		int64_t extra;
 
-		memcpy(&t, b->data + pos, sizeof(t));
-		if (k == id) {
-			str = (uint64_t)h.hdr_len + h.str_off;
-			str_end = str + h.str_len;
-			if (t.name_off >= h.str_len)
-				return NULL;
-			snprintf(buf, len, "%.*s",
-				 (int)(str_end - str - t.name_off),
-				 (const char *)b->data + str + t.name_off);
-			return buf;
-		}
-		extra = btf_extra(t.info);
-		if (extra < 0)
-			return NULL;
-		pos += sizeof(t) + (uint64_t)extra;
+		if (left < sizeof(struct btf_type))
+			return false;
+		left -= sizeof(struct btf_type);
+		extra = btf_extra(btf_u32(v, pos +
+					  offsetof(struct btf_type, info)));
+		if (extra < 0 || (uint64_t)extra > left)
+			return false;
+		pos += sizeof(struct btf_type) + (uint64_t)extra;
 	}
-	return NULL;
+	return true;
 }
 
+/*
+ * The name of type id: "" for id 0 (void), NULL for an id beyond the
+ * types or a name outside the strings. The strings end with a NUL.
+ */
+static const char *btf_type_name(const struct btf_view *v, uint32_t id)
+{
+	uint64_t pos = v->types, name_off;
+	uint32_t k;
+
+	if (!id)
+		return "";
+	if (id > v->nr_types)
+		return NULL;
+	for (k = 1; k < id; k++)
+		pos += sizeof(struct btf_type) + (uint64_t)btf_extra(
+			btf_u32(v, pos + offsetof(struct btf_type, info)));
+	name_off = btf_u32(v, pos + offsetof(struct btf_type, name_off));
+	if (name_off >= v->strs_end - v->strs)
+		return NULL;
+	return (const char *)v->d + v->strs + name_off;
+}
+
+/*
+ * "bpf_prog_<tag>_<function>" into buf (truncated as perf truncates, at
+ * its KSYM_NAME_LEN). The function is named by the func_info record's
+ * BTF type when the program's BTF is usable, else by the program's name
+ * when it has no sub-programs, else "F". Without a name, no suffix.
+ */
 static void prog_name(char *buf, size_t len, const struct bpf_prog_info *info,
-		      const struct pd_bpf_prog *p, const struct pd_bpf_btf *btf,
+		      const struct pd_bpf_prog *p, const struct btf_view *btf,
 		      const uint8_t *tags, uint32_t sub, uint32_t nr_subs)
 {
+	char name[BPF_OBJ_NAME_LEN + 1] = "";
 	const char *fn = NULL;
-	char fnbuf[128];
 	size_t n;
 	int i;
 
@@ -145,22 +207,19 @@ static void prog_name(char *buf, size_t len, const struct bpf_prog_info *info,
 		n += (size_t)snprintf(buf + n, len - n, "%02x",
 				      tags[sub * BPF_TAG_SIZE + i]);
 	if (btf) {
+		uint32_t rec_size = info->func_info_rec_size;
 		const uint8_t *rec = array_at(p, info->func_info,
-					      (uint64_t)sub + 1,
-					      info->func_info_rec_size);
+					      (uint64_t)sub + 1, rec_size);
 		struct bpf_func_info fi;
 
-		if (rec && info->func_info_rec_size >= sizeof(fi)) {
-			memcpy(&fi, rec + (size_t)sub * info->func_info_rec_size,
-			       sizeof(fi));
-			fn = btf_type_name(btf, fi.type_id, fnbuf, sizeof(fnbuf));
+		if (rec && rec_size >= sizeof(fi)) {
+			memcpy(&fi, rec + (size_t)sub * rec_size, sizeof(fi));
+			fn = btf_type_name(btf, fi.type_id);
 		}
 	} else if (sub == 0 && nr_subs == 1) {
-		char name[BPF_OBJ_NAME_LEN + 1] = "";
-
 		memcpy(name, info->name, BPF_OBJ_NAME_LEN);
 		if (name[0])
-			fn = strcpy(fnbuf, name);
+			fn = name;
 	} else {
 		fn = "F";
 	}
@@ -171,13 +230,15 @@ static void prog_name(char *buf, size_t len, const struct bpf_prog_info *info,
 static void print_prog(FILE *out, const struct pd_features *f,
 		       const struct pd_bpf_prog *p)
 {
-	const struct pd_bpf_btf *btf = NULL;
 	const uint8_t *addrs, *lens, *tags;
+	const struct pd_bpf_btf *b = NULL;
+	struct btf_view btf;
+	bool have_btf = false;
 	struct bpf_prog_info info;
+	char name[512];		/* perf's KSYM_NAME_LEN */
 	uint32_t i, nr;
-	char name[256];
 
-	if (p->info_len < FIELD_END(prog_tags) || !p->info)
+	if (!p->info)
 		return;
 	load_info(p, &info);
 	nr = info.nr_jited_ksyms;
@@ -187,27 +248,35 @@ static void print_prog(FILE *out, const struct pd_features *f,
 	addrs = array_at(p, info.jited_ksyms, nr, 8);
 	lens = array_at(p, info.jited_func_lens, nr, 4);
 	tags = array_at(p, info.prog_tags, nr, BPF_TAG_SIZE);
-	if (!addrs || !lens || !tags || !nr)
+	if (nr && (!addrs || !lens || !tags)) {
+		fprintf(out, "# bpf_prog_info %u: (arrays not in saved data)\n",
+			info.id);
 		return;
+	}
 	if (info.btf_id)
-		btf = find_btf(f, info.btf_id);
+		b = find_btf(f, info.btf_id);
+	if (b)
+		have_btf = btf_open(b, &btf);
 	for (i = 0; i < nr; i++) {
 		uint64_t addr;
 		uint32_t len;
 
 		memcpy(&addr, addrs + 8 * i, 8);
 		memcpy(&len, lens + 4 * i, 4);
-		prog_name(name, sizeof(name), &info, p, btf, tags, i, nr);
+		prog_name(name, sizeof(name), &info, p,
+			  have_btf ? &btf : NULL, tags, i, nr);
 		if (nr == 1) {
-			fprintf(out, "# bpf_prog_info %u: %s addr %#" PRIx64 " size %u\n",
-				info.id, name, addr, len);
+			fprintf(out, "# bpf_prog_info %u: %s addr 0x%" PRIx64
+				" size %u\n", info.id, name, addr, len);
 			return;
 		}
 		if (i == 0)
 			fprintf(out, "# bpf_prog_info %u:\n", info.id);
-		fprintf(out, "# \tsub_prog %u: %s addr %#" PRIx64 " size %u\n",
+		fprintf(out, "# \tsub_prog %u: %s addr 0x%" PRIx64 " size %u\n",
 			i, name, addr, len);
 	}
+	if (!nr)
+		fprintf(out, "# bpf_prog_info %u:\n", info.id);
 }
 
 static uint32_t prog_id(const struct pd_bpf_prog *p)
@@ -221,10 +290,14 @@ static uint32_t prog_id(const struct pd_bpf_prog *p)
 
 static int by_prog_id(const void *a, const void *b)
 {
-	uint32_t x = prog_id(*(const struct pd_bpf_prog *const *)a);
-	uint32_t y = prog_id(*(const struct pd_bpf_prog *const *)b);
+	const struct pd_bpf_prog *p = *(const struct pd_bpf_prog *const *)a;
+	const struct pd_bpf_prog *q = *(const struct pd_bpf_prog *const *)b;
+	uint32_t x = prog_id(p), y = prog_id(q);
 
-	return x < y ? -1 : x > y;
+	/* equal ids: the first saved one first, the one perf keeps */
+	if (x != y)
+		return x < y ? -1 : 1;
+	return p < q ? -1 : p > q;
 }
 
 void pd_info_print_bpf_progs(FILE *out, const struct pd_features *f)
@@ -235,8 +308,17 @@ void pd_info_print_bpf_progs(FILE *out, const struct pd_features *f)
 	v = calloc(n ? n : 1, sizeof(*v));
 	if (!v)
 		return;
-	for (i = 0; i < n; i++)
+	/*
+	 * perf 6.1 stops reading the feature at an info larger than its
+	 * struct bpf_prog_info (the same size as ours), keeping those
+	 * before it.
+	 */
+	for (i = 0; i < n; i++) {
 		v[i] = &f->bpf_prog_info.progs[i];
+		if (v[i]->info_len > sizeof(struct bpf_prog_info))
+			break;
+	}
+	n = i;
 	qsort(v, n, sizeof(*v), by_prog_id);
 	for (i = 0; i < n; i++)
 		if (i == 0 || prog_id(v[i]) != prog_id(v[i - 1]))
@@ -246,10 +328,12 @@ void pd_info_print_bpf_progs(FILE *out, const struct pd_features *f)
 
 static int by_btf_id(const void *a, const void *b)
 {
-	uint32_t x = (*(const struct pd_bpf_btf *const *)a)->id;
-	uint32_t y = (*(const struct pd_bpf_btf *const *)b)->id;
+	const struct pd_bpf_btf *p = *(const struct pd_bpf_btf *const *)a;
+	const struct pd_bpf_btf *q = *(const struct pd_bpf_btf *const *)b;
 
-	return x < y ? -1 : x > y;
+	if (p->id != q->id)
+		return p->id < q->id ? -1 : 1;
+	return p < q ? -1 : p > q;
 }
 
 void pd_info_print_bpf_btf(FILE *out, const struct pd_features *f)
