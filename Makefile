@@ -42,7 +42,9 @@ TEST_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Ilibperfdata/src -Itools \
 LDLIBS      := $(DEPS_LIBS) -lpthread
 
 LIB_SRCS    := $(wildcard libperfdata/src/*.c)
-LIB_OBJS    := $(LIB_SRCS:libperfdata/src/%.c=$(B)/lib/%.o)
+COMPAT_SRCS := $(wildcard compat/*.c)
+LIB_OBJS    := $(LIB_SRCS:libperfdata/src/%.c=$(B)/lib/%.o) \
+               $(COMPAT_SRCS:compat/%.c=$(B)/compat/%.o)
 COMMON_SRCS := $(wildcard tools/common/*.c) $(filter-out tools/pd-%.c,$(wildcard tools/*.c))
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(B)/%.o)
 TOOLS       := $(patsubst tools/%.c,%,$(wildcard tools/pd-*.c))
@@ -64,6 +66,11 @@ tools: $(TOOL_BINS)
 $(B)/lib/%.o: libperfdata/src/%.c $(wildcard libperfdata/src/*.h libperfdata/include/perfdata/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+
+# compat/: the version table and the shims, built into the library
+$(B)/compat/%.o: compat/%.c $(wildcard compat/*.h libperfdata/src/*.h libperfdata/include/perfdata/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -Icompat -c -o $@ $<
 
 $(STATIC_LIB): $(LIB_OBJS)
 	@rm -f $@

@@ -93,3 +93,68 @@ void pd__attr_from_disk(struct pd_attr *dst, const void *src, size_t size,
 		dst->aux_action = (uint32_t)(bitreverse64(dst->aux_action) >> 32);
 	}
 }
+
+void pd__attr_to_disk(void *dst, const struct pd_attr *src, size_t size,
+		      bool swap)
+{
+	uint8_t *p = dst;
+	struct pd_attr a = *src;
+
+	memset(dst, 0, size);
+	if (size > sizeof(a))
+		size = sizeof(a);
+	if (swap) {
+		/* the inverse of the mirroring done when reading */
+		a.flags = bitreverse64(a.flags);
+		a.aux_action = (uint32_t)(bitreverse64(a.aux_action) >> 32);
+	}
+
+#define PUT(f)								\
+	do {								\
+		if (!FIELD_FITS(f, size))				\
+			break;						\
+		switch (sizeof(a.f)) {					\
+		case 2: {						\
+			uint16_t v = swap ? pd_bswap16(a.f) : a.f;	\
+			memcpy(p + offsetof(struct pd_attr, f), &v, 2);	\
+			break;						\
+		}							\
+		case 4: {						\
+			uint32_t v = swap ? pd_bswap32((uint32_t)a.f) : (uint32_t)a.f;\
+			memcpy(p + offsetof(struct pd_attr, f), &v, 4);	\
+			break;						\
+		}							\
+		default: {						\
+			uint64_t v = swap ? pd_bswap64((uint64_t)a.f) : (uint64_t)a.f;\
+			memcpy(p + offsetof(struct pd_attr, f), &v, 8);	\
+			break;						\
+		}							\
+		}							\
+	} while (0)
+
+	PUT(type);
+	PUT(size);
+	PUT(config);
+	PUT(sample_period);
+	PUT(sample_type);
+	PUT(read_format);
+	PUT(flags);
+	PUT(wakeup_events);
+	PUT(bp_type);
+	PUT(config1);
+	PUT(config2);
+	PUT(branch_sample_type);
+	PUT(sample_regs_user);
+	PUT(sample_stack_user);
+	PUT(clockid);
+	PUT(sample_regs_intr);
+	PUT(aux_watermark);
+	PUT(sample_max_stack);
+	PUT(reserved_2);
+	PUT(aux_sample_size);
+	PUT(aux_action);
+	PUT(sig_data);
+	PUT(config3);
+	PUT(config4);
+#undef PUT
+}

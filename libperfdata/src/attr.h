@@ -20,4 +20,11 @@
 void pd__attr_from_disk(struct pd_attr *dst, const void *src, size_t size,
 			bool swap);
 
+/*
+ * The inverse: size bytes of on-disk attr from src (host order), in the
+ * other byte order when swap. Bytes past sizeof(struct pd_attr) are zero.
+ */
+void pd__attr_to_disk(void *dst, const struct pd_attr *src, size_t size,
+		      bool swap);
+
 #endif /* PD_ATTR_H */

@@ -102,7 +102,24 @@ int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
 uint16_t pd__id_hdr_size(uint64_t sample_type);
 
 /* swap.c: converts a record (file order, header already host order) */
+/* Direction of an in-place byte-order conversion. */
+enum pd_swap_dir {
+	PD_SWAP_NONE = 0,
+	PD_SWAP_IN,	/* foreign order -> host order (reading) */
+	PD_SWAP_OUT,	/* host order -> foreign order (writing) */
+};
+
 int pd__swap_record(struct pd_reader *r, uint8_t *rec, size_t size);
+/*
+ * Writing: a host-order record to the other byte order, header included.
+ * attr gives the layout of a SAMPLE or of the sample_id trailer of a
+ * kernel record (NULL: no trailer); big_endian is the target order.
+ */
+int pd__swap_record_out(uint8_t *rec, size_t size, const struct pd_attr *attr,
+			bool big_endian);
+int pd__swap_sample_out(uint8_t *rec, size_t size, const struct pd_attr *a,
+			bool big_endian);
+void pd__swap_trailer_out(uint8_t *rec, size_t size, const struct pd_attr *a);
 void pd__swap_header(uint8_t *rec);
 int pd__swap_sample(struct pd_reader *r, uint8_t *rec, size_t size);
 void pd__swap_trailer(struct pd_reader *r, uint8_t *rec, size_t size);

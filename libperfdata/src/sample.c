@@ -14,7 +14,7 @@
 struct walk {
 	uint8_t *p;
 	uint8_t *end;
-	bool swap;	/* convert in place as we go */
+	int swap;	/* PD_SWAP_*: convert in place as we go */
 	bool bad;
 };
 
@@ -33,9 +33,11 @@ static uint64_t u64(struct walk *w)
 
 	if (!need(w, 8))
 		return 0;
-	if (w->swap)
+	if (w->swap == PD_SWAP_IN)
 		pd_swap64_at(w->p);
 	v = pd_get64(w->p, false);
+	if (w->swap == PD_SWAP_OUT)
+		pd_swap64_at(w->p);
 	w->p += 8;
 	return v;
 }
@@ -46,12 +48,16 @@ static void u32x2(struct walk *w, uint32_t *a, uint32_t *b)
 		*a = *b = 0;
 		return;
 	}
-	if (w->swap) {
+	if (w->swap == PD_SWAP_IN) {
 		pd_swap32_at(w->p);
 		pd_swap32_at(w->p + 4);
 	}
 	*a = pd_get32(w->p, false);
 	*b = pd_get32(w->p + 4, false);
+	if (w->swap == PD_SWAP_OUT) {
+		pd_swap32_at(w->p);
+		pd_swap32_at(w->p + 4);
+	}
 	w->p += 8;
 }
 
@@ -67,6 +73,14 @@ static const uint64_t *u64_array(struct walk *w, uint64_t nr)
 			pd_swap64_at(w->p + 8 * i);
 	w->p += bytes;
 	return start;
+}
+
+static void swap_words(uint8_t *p, uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; i + 8 <= n; i += 8)
+		pd_swap64_at(p + i);
 }
 
 static const void *bytes(struct walk *w, uint64_t n)
@@ -95,6 +109,23 @@ static uint64_t branch_flags_from_be(uint64_t v)
 
 		be_shift -= widths[i];
 		out |= ((v >> be_shift) & mask) << le_shift;
+		le_shift += widths[i];
+	}
+	return out;
+}
+
+/* The inverse: little-endian allocation to the big-endian one. */
+static uint64_t branch_flags_to_be(uint64_t v)
+{
+	static const uint8_t widths[] = { 1, 1, 1, 1, 16, 4, 2, 4, 3, 31 };
+	unsigned int i, be_shift = 64, le_shift = 0;
+	uint64_t out = 0;
+
+	for (i = 0; i < PD_ARRAY_SIZE(widths); i++) {
+		uint64_t mask = (1ULL << widths[i]) - 1;
+
+		be_shift -= widths[i];
+		out |= ((v >> le_shift) & mask) << be_shift;
 		le_shift += widths[i];
 	}
 	return out;
@@ -180,7 +211,7 @@ static uint64_t read_words(struct walk *w, uint64_t rf)
 		       !!(rf & PD_FORMAT_TOTAL_TIME_RUNNING);
 	if (left < 1)
 		return UINT64_MAX;
-	nr = pd_get64(w->p, w->swap);
+	nr = pd_get64(w->p, w->swap == PD_SWAP_IN);
 	n = 1 + !!(rf & PD_FORMAT_TOTAL_TIME_ENABLED) +
 	    !!(rf & PD_FORMAT_TOTAL_TIME_RUNNING);
 	if (nr > left / per)
@@ -202,11 +233,13 @@ static void regs(struct walk *w, uint64_t mask, struct pd_regs *out)
 
 /*
  * Walk a SAMPLE. With s == NULL only converts (swap); else decodes.
+ * other_bitfields: the branch flags of the other byte order use the other
+ * bitfield allocation (a big-endian host on one side).
  */
 static int walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
-		       const struct pd_evsel *e, bool swap, struct pd_sample *s)
+		       const struct pd_attr *a, int swap, bool other_bitfields,
+		       struct pd_sample *s)
 {
-	const struct pd_attr *a = &e->attr;
 	uint64_t st = a->sample_type;
 	struct pd_sample tmp;
 	struct walk w = { rec + 8, rec + size, swap, false };
@@ -253,9 +286,11 @@ static int walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
 	if (st & PD_SAMPLE_RAW) {
 		if (!need(&w, 4))
 			goto bad;
-		if (swap)
+		if (swap == PD_SWAP_IN)
 			pd_swap32_at(w.p);
 		s->raw.size = pd_get32(w.p, false);
+		if (swap == PD_SWAP_OUT)
+			pd_swap32_at(w.p);
 		w.p += 4;
 		/* tracepoint payloads stay in the recording host's order */
 		s->raw.data = bytes(&w, s->raw.size);
@@ -276,14 +311,17 @@ static int walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
 		s->branch_stack.entries = (const void *)w.p;
 		for (i = 0; swap && i < s->branch_stack.nr; i++) {
 			uint8_t *ent = w.p + 24 * i;
+			uint64_t f;
 
+			if (swap == PD_SWAP_OUT && other_bitfields) {
+				f = branch_flags_to_be(pd_get64(ent + 16, false));
+				memcpy(ent + 16, &f, 8);
+			}
 			pd_swap64_at(ent);
 			pd_swap64_at(ent + 8);
 			pd_swap64_at(ent + 16);
-			if (host_is_be() != r->hdr.big_endian) {
-				uint64_t f = pd_get64(ent + 16, false);
-
-				f = branch_flags_from_be(f);
+			if (swap == PD_SWAP_IN && other_bitfields) {
+				f = branch_flags_from_be(pd_get64(ent + 16, false));
 				memcpy(ent + 16, &f, 8);
 			}
 		}
@@ -302,8 +340,16 @@ static int walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
 	if (st & PD_SAMPLE_STACK_USER) {
 		s->user_stack.size = u64(&w);
 		if (s->user_stack.size) {
-			/* stack memory stays as the recording host wrote it */
+			/*
+			 * perf converts the whole sample as u64 words and
+			 * leaves stack memory so: do the same, so that what
+			 * perf unwinds from a file we wrote is what it
+			 * unwinds from the original.
+			 */
 			s->user_stack.data = bytes(&w, s->user_stack.size);
+			if (s->user_stack.data && swap)
+				swap_words((uint8_t *)s->user_stack.data,
+					   s->user_stack.size);
 			s->user_stack.dyn_size = u64(&w);
 			if (s->user_stack.dyn_size > s->user_stack.size)
 				goto bad;
@@ -330,6 +376,8 @@ static int walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
 	if (st & PD_SAMPLE_AUX) {
 		s->aux.size = u64(&w);
 		s->aux.data = bytes(&w, s->aux.size);
+		if (s->aux.data && swap)	/* as perf does, see above */
+			swap_words((uint8_t *)s->aux.data, s->aux.size);
 	}
 	if (w.bad)
 		goto bad;
@@ -345,8 +393,8 @@ int pd__decode_sample(struct pd_reader *r, struct pd_event *ev,
 
 	if (!e)
 		return -PD_ERR_NO_ATTR;
-	err = walk_sample(r, (uint8_t *)ev->raw, ev->size, e, false,
-			  &ev->u.sample);
+	err = walk_sample(r, (uint8_t *)ev->raw, ev->size, &e->attr,
+			  PD_SWAP_NONE, false, &ev->u.sample);
 	if (!err) {
 		const struct pd_sample *s = &ev->u.sample;
 		uint64_t idbits = PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID |
@@ -427,10 +475,21 @@ int pd__swap_sample(struct pd_reader *r, uint8_t *rec, size_t size)
 
 	if (!e)
 		return 0;	/* left as is; decoding will report it */
-	return walk_sample(r, rec, size, e, true, NULL);
+	return walk_sample(r, rec, size, &e->attr, PD_SWAP_IN,
+			   host_is_be() != r->hdr.big_endian, NULL);
 }
 
-/* The trailer of a kernel record: walked backwards from the end. */
+int pd__swap_sample_out(uint8_t *rec, size_t size, const struct pd_attr *a,
+			bool big_endian)
+{
+	return walk_sample(NULL, rec, size, a, PD_SWAP_OUT,
+			   host_is_be() != big_endian, NULL);
+}
+
+/*
+ * The trailer of a kernel record: walked backwards from the end. Swapping
+ * is the same in both directions: no trailer field decides the layout.
+ */
 static bool walk_trailer(uint8_t *rec, size_t size, uint64_t st, bool swap,
 			 struct pd_sample_id *sid)
 {
@@ -497,6 +556,11 @@ void pd__swap_trailer(struct pd_reader *r, uint8_t *rec, size_t size)
 
 	if (pd__trailer_size(r, rec, size, true, &e))
 		walk_trailer(rec, size, e->attr.sample_type, true, NULL);
+}
+
+void pd__swap_trailer_out(uint8_t *rec, size_t size, const struct pd_attr *a)
+{
+	walk_trailer(rec, size, a->sample_type, true, NULL);
 }
 
 void pd__decode_trailer(struct pd_event *ev, const struct pd_evsel *e)

@@ -1,0 +1,939 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The converter: reader -> shims -> writer.
+ *
+ * The shims a target needs are decided once, from the target and the
+ * input's attrs and features; each is then applied record by record. The
+ * counts of what each shim changed or dropped go to the report, which
+ * is all a dry run (pd-convert --explain) produces.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <perfdata/compat.h>
+#include <perfdata/features.h>
+#include <perfdata/reader.h>
+#include <perfdata/writer.h>
+
+#include "attr.h"
+#include "feat-swap.h"
+#include "internal.h"
+#include "sample-encode.h"
+
+#define ID_BITS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | \
+		 PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER)
+
+struct out_evsel {
+	struct pd_attr attr;		/* as written */
+	uint32_t attr_size;
+	bool rewrite_samples;
+	bool rewrite_trailer;
+	bool added;			/* given to the writer */
+};
+
+struct build_id_entry {
+	int32_t pid;
+	uint8_t size;
+	uint8_t id[20];
+	char *filename;
+};
+
+struct conv {
+	struct pd_reader *r;
+	struct pd_writer *w;
+	const struct pd_perf_target *t;
+	const struct pd_convert_opts *o;
+	struct pd_convert_report *rep;
+	uint64_t shims;
+	enum pd_mode in_mode, out_mode;
+	uint32_t compress;
+	struct out_evsel *ev;
+	size_t nr_ev;
+	bool started;
+	uint8_t buf[2 * 65536];
+	struct build_id_entry *bids;
+	size_t nr_bids, cap_bids;
+	char *errmsg;
+	size_t errlen;
+};
+
+static int fail(struct conv *c, int err, const char *fmt, ...) PD_PRINTF(3, 4);
+
+static int fail(struct conv *c, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->errmsg, c->errlen, fmt, ap);
+	va_end(ap);
+	return err ? err : -EINVAL;
+}
+
+static bool on(const struct conv *c, enum pd_shim s)
+{
+	return c->shims & (1ULL << s);
+}
+
+static bool knows_record(const struct conv *c, uint32_t type)
+{
+	return !c->t || pd_perf_target__knows_record(c->t, type);
+}
+
+/* ---- deciding the shims ---- */
+
+static uint64_t evsel_removed_bits(const struct pd_perf_target *t,
+				   const struct pd_attr *a, uint64_t *rf,
+				   uint64_t *bst)
+{
+	*rf = a->read_format & ~t->read_format;
+	*bst = a->branch_sample_type & (PD_BRANCH_HW_INDEX | PD_BRANCH_COUNTERS) &
+	       ~t->branch_sample_type;
+	if (!(a->sample_type & PD_SAMPLE_READ))
+		*rf = 0;
+	if (!(a->sample_type & PD_SAMPLE_BRANCH_STACK))
+		*bst = 0;
+	return a->sample_type & ~t->sample_type;
+}
+
+/* Does an input's perf (VERSION feature) write COMPRESSED2 with -z? */
+static bool input_uses_compressed2(const struct pd_features *f)
+{
+	unsigned int maj = 0, min = 0;
+
+	if (!f || !pd_features__has(f, PD_FEAT_VERSION) || !f->version)
+		return false;
+	if (sscanf(f->version, "%u.%u", &maj, &min) != 2)
+		return false;
+	return maj > 6 || (maj == 6 && min >= 15);
+}
+
+static uint32_t max_attr_size(const struct conv *c)
+{
+	uint32_t m = 0;
+	size_t i;
+
+	for (i = 0; i < pd_reader__nr_evsels(c->r); i++) {
+		uint32_t s = pd_reader__evsel(c->r, i)->attr_size_on_disk;
+
+		if (s > m)
+			m = s;
+	}
+	return m ? m : PD_ATTR_SIZE_VER7;
+}
+
+static void choose_shims(struct conv *c)
+{
+	const struct pd_perf_target *t = c->t;
+	const struct pd_features *f = pd_reader__features(c->r);
+	/* perf stat record writes the feature with type 0: not compressed */
+	bool compressed_in = f && pd_features__has(f, PD_FEAT_COMPRESSED) &&
+			     f->compressed.type != 0;
+	uint64_t s = 1ULL << PD_SHIM_PIPE_MARKER;
+	size_t i;
+
+	if (t) {
+		s |= 1ULL << PD_SHIM_DROP_RECORDS | 1ULL << PD_SHIM_FEATURES;
+		if (!pd_perf_target__knows_record(t, PD_RECORD_FINISHED_INIT))
+			s |= 1ULL << PD_SHIM_FINISHED_INIT;
+		if (!(t->flags & PD_TGT_MMAP2_BUILD_ID))
+			s |= 1ULL << PD_SHIM_MMAP2_BUILD_ID;
+		if (!pd_perf_target__knows_record(t, PD_RECORD_MMAP2))
+			s |= 1ULL << PD_SHIM_MMAP2_TO_MMAP;
+		if (!(t->flags & PD_TGT_CPU_MAP_RANGE))
+			s |= 1ULL << PD_SHIM_CPU_MAP_RANGE;
+		if (t->version < PD_PERF_VERSION(6, 0))
+			s |= 1ULL << PD_SHIM_FEATURE_LAYOUT;
+		if (!pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED))
+			s |= 1ULL << PD_SHIM_DECOMPRESS;
+		else if (!pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED2))
+			s |= 1ULL << PD_SHIM_COMPRESSED2;
+		if (max_attr_size(c) > t->attr_size_max ||
+		    (c->out_mode == PD_MODE_PIPE &&
+		     !(t->flags & PD_TGT_PIPE_ATTR_BY_SIZE)))
+			s |= 1ULL << PD_SHIM_ATTR_SIZE;
+		for (i = 0; i < pd_reader__nr_evsels(c->r); i++) {
+			uint64_t rf, bst;
+			const struct pd_attr *a = &pd_reader__evsel(c->r, i)->attr;
+
+			if (evsel_removed_bits(t, a, &rf, &bst) || rf || bst)
+				s |= 1ULL << PD_SHIM_SAMPLE_TYPE;
+		}
+	}
+	s |= c->o->shims_add;
+	s &= ~c->o->shims_remove;
+	c->shims = s;
+
+	/* output compression */
+	c->compress = 0;
+	if (c->o->compress > 0 || (c->o->compress == 0 && compressed_in)) {
+		if (t)
+			c->compress = pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED2) ?
+				      PD_RECORD_COMPRESSED2 : PD_RECORD_COMPRESSED;
+		else
+			c->compress = input_uses_compressed2(f) ?
+				      PD_RECORD_COMPRESSED2 : PD_RECORD_COMPRESSED;
+		if (on(c, PD_SHIM_COMPRESSED2))
+			c->compress = PD_RECORD_COMPRESSED;
+		if (on(c, PD_SHIM_DECOMPRESS))
+			c->compress = 0;
+	}
+	if (compressed_in && !c->compress)
+		c->rep->changed[PD_SHIM_DECOMPRESS]++;
+}
+
+/* ---- attrs ---- */
+
+struct attr_field {
+	uint32_t off, len;
+	const char *name;
+	uint64_t needs_sample_bit;	/* matters when this bit is sampled */
+};
+
+/* Fields past the 64-byte base, for the attr-size shim's checks. */
+static const struct attr_field attr_fields[] = {
+	{ 64, 8, "config2 (bp_len)", 0 },
+	{ 72, 8, "branch_sample_type", PD_SAMPLE_BRANCH_STACK },
+	{ 80, 8, "sample_regs_user", PD_SAMPLE_REGS_USER },
+	{ 88, 4, "sample_stack_user", 0 },
+	{ 92, 4, "clockid", 0 },
+	{ 96, 8, "sample_regs_intr", PD_SAMPLE_REGS_INTR },
+	{ 104, 4, "aux_watermark", 0 },
+	{ 108, 2, "sample_max_stack", 0 },
+	{ 110, 2, "reserved", 0 },
+	{ 112, 4, "aux_sample_size", 0 },
+	{ 116, 4, "aux_action", 0 },
+	{ 120, 8, "sig_data", 0 },
+	{ 128, 8, "config3", 0 },
+	{ 136, 8, "config4", 0 },
+};
+
+static bool nonzero(const uint8_t *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return true;
+	return false;
+}
+
+/* Attr bytes past new_size must be zero, or not matter for reading. */
+static int check_attr_tail(struct conv *c, const struct pd_evsel *e,
+			   const struct pd_attr *out, uint32_t new_size)
+{
+	const uint8_t *raw = e->attr_raw;
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(attr_fields); i++) {
+		const struct attr_field *fl = &attr_fields[i];
+
+		if (fl->off + fl->len <= new_size ||
+		    fl->off + fl->len > e->attr_raw_size ||
+		    !nonzero(raw + fl->off, fl->len))
+			continue;
+		if (fl->needs_sample_bit & out->sample_type)
+			return fail(c, -PD_ERR_UNSUPPORTED,
+				    "%s: attr %d (%s): %s is set and decides the sample layout, but a %u-byte attr cannot carry it",
+				    pd_reader__name(c->r), e->idx,
+				    e->name ? e->name : "?", fl->name, new_size);
+		pd__warn(&(struct pd_logger){ .name = pd_reader__name(c->r) },
+			 "attr %d: %s dropped (not needed to read the file)",
+			 e->idx, fl->name);
+		c->rep->dropped[PD_SHIM_ATTR_SIZE]++;
+	}
+	return 0;
+}
+
+static int plan_evsel(struct conv *c, const struct pd_evsel *e,
+		      struct out_evsel *oe)
+{
+	struct pd_attr *a = &oe->attr;
+	uint64_t st, rf = 0, bst = 0;
+
+	*a = e->attr;
+	oe->attr_size = e->attr_size_on_disk ? e->attr_size_on_disk
+					     : PD_ATTR_SIZE_VER0;
+	if (on(c, PD_SHIM_SAMPLE_TYPE) && c->t) {
+		st = evsel_removed_bits(c->t, a, &rf, &bst);
+		if (st || rf || bst) {
+			uint64_t nst = a->sample_type & ~st;
+
+			/* keep a way to tell evsels apart */
+			if ((st & PD_SAMPLE_IDENTIFIER) &&
+			    (c->t->sample_type & PD_SAMPLE_ID))
+				nst |= PD_SAMPLE_ID;
+			if ((st & PD_SAMPLE_WEIGHT_STRUCT) &&
+			    (c->t->sample_type & PD_SAMPLE_WEIGHT))
+				nst |= PD_SAMPLE_WEIGHT;
+			c->rep->sample_bits_removed |= a->sample_type & ~nst;
+			c->rep->read_format_removed |= rf;
+			c->rep->branch_bits_removed |= bst;
+			oe->rewrite_samples = true;
+			oe->rewrite_trailer = (a->flags & PD_ATTR_SAMPLE_ID_ALL) &&
+					      (nst & ID_BITS) != (a->sample_type & ID_BITS);
+			a->sample_type = nst;
+			a->read_format &= ~rf;
+			a->branch_sample_type &= ~bst;
+			c->rep->changed[PD_SHIM_SAMPLE_TYPE]++;
+		}
+	}
+	if (on(c, PD_SHIM_ATTR_SIZE) && c->t) {
+		uint32_t size = oe->attr_size;
+
+		if (c->out_mode == PD_MODE_PIPE &&
+		    !(c->t->flags & PD_TGT_PIPE_ATTR_BY_SIZE))
+			size = c->t->attr_size;
+		else if (size > c->t->attr_size_max)
+			size = c->t->attr_size_max;
+		if (size < oe->attr_size) {
+			int err = check_attr_tail(c, e, a, size);
+
+			if (err)
+				return err;
+		}
+		if (size != oe->attr_size)
+			c->rep->changed[PD_SHIM_ATTR_SIZE]++;
+		oe->attr_size = size;
+	}
+	/* fields beyond the written size are gone: clear them */
+	if (oe->attr_size < sizeof(*a))
+		memset((uint8_t *)a + oe->attr_size, 0, sizeof(*a) - oe->attr_size);
+	a->size = oe->attr_size;
+	return 0;
+}
+
+static int plan_evsels(struct conv *c)
+{
+	size_t i, n = pd_reader__nr_evsels(c->r);
+	int err;
+
+	if (n > c->nr_ev) {
+		struct out_evsel *p = realloc(c->ev, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		memset(p + c->nr_ev, 0, (n - c->nr_ev) * sizeof(*p));
+		for (i = c->nr_ev; i < n; i++) {
+			err = plan_evsel(c, pd_reader__evsel(c->r, i), &p[i]);
+			if (err) {
+				c->ev = p;
+				c->nr_ev = i;
+				return err;
+			}
+		}
+		c->ev = p;
+		c->nr_ev = n;
+	}
+	if (c->rep->attr_size_in == 0 && n) {
+		c->rep->attr_size_in = pd_reader__evsel(c->r, 0)->attr_size_on_disk;
+		c->rep->attr_size_out = c->ev[0].attr_size;
+	}
+	return 0;
+}
+
+static int add_evsels(struct conv *c)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < c->nr_ev; i++) {
+		const struct pd_evsel *e = pd_reader__evsel(c->r, i);
+
+		if (c->ev[i].added)
+			continue;
+		c->ev[i].added = true;
+		if (!c->w)
+			continue;
+		err = pd_writer__add_evsel(c->w, &c->ev[i].attr,
+					   c->ev[i].attr_size, e->ids,
+					   e->nr_ids);
+		if (err)
+			return fail(c, err, "%s", pd_writer__errmsg(c->w));
+	}
+	return 0;
+}
+
+static const struct out_evsel *out_evsel(const struct conv *c,
+					 const struct pd_evsel *e)
+{
+	if (!e || e->idx < 0 || (size_t)e->idx >= c->nr_ev)
+		return NULL;
+	return &c->ev[e->idx];
+}
+
+/* ---- features ---- */
+
+/* Features that are empty by design; any other empty one is a marker. */
+static bool may_be_empty(unsigned int feat)
+{
+	return feat == PD_FEAT_BRANCH_STACK || feat == PD_FEAT_STAT;
+}
+
+static void put_string(uint8_t **p, const char *s)
+{
+	uint32_t len = strlen(s) + 1, padded = PD_ALIGN(len, 64);
+
+	memcpy(*p, &padded, 4);
+	memset(*p + 4, 0, padded);
+	memcpy(*p + 4, s, len);
+	*p += 4 + padded;
+}
+
+/* EVENT_DESC again, from the attrs as written. */
+static int write_event_desc(struct conv *c)
+{
+	size_t i, size = 8;
+	uint32_t attr_size = 0;
+	uint8_t *sec, *p;
+	int err;
+
+	for (i = 0; i < c->nr_ev; i++) {
+		const struct pd_evsel *e = pd_reader__evsel(c->r, i);
+		const char *name = e->name ? e->name : "";
+
+		if (c->ev[i].attr_size > attr_size)
+			attr_size = c->ev[i].attr_size;
+		size += 4 + 4 + PD_ALIGN(strlen(name) + 1, 64) + 8 * e->nr_ids;
+	}
+	size += (size_t)attr_size * c->nr_ev;
+	sec = calloc(1, size);
+	if (!sec)
+		return -ENOMEM;
+	p = sec;
+	memcpy(p, &(uint32_t){ (uint32_t)c->nr_ev }, 4);
+	memcpy(p + 4, &attr_size, 4);
+	p += 8;
+	for (i = 0; i < c->nr_ev; i++) {
+		const struct pd_evsel *e = pd_reader__evsel(c->r, i);
+		struct pd_attr a = c->ev[i].attr;
+		uint32_t nr = e->nr_ids;
+
+		a.size = attr_size;
+		memcpy(p, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
+		p += attr_size;
+		memcpy(p, &nr, 4);
+		p += 4;
+		put_string(&p, e->name ? e->name : "");
+		memcpy(p, e->ids, 8 * (size_t)nr);
+		p += 8 * (size_t)nr;
+	}
+	err = pd_writer__set_feature(c->w, PD_FEAT_EVENT_DESC, sec, size);
+	free(sec);
+	return err;
+}
+
+static void drop_feature(struct conv *c, unsigned int feat, enum pd_shim s)
+{
+	c->rep->features_dropped[feat / 64] |= 1ULL << (feat % 64);
+	c->rep->dropped[s]++;
+}
+
+static int copy_features(struct conv *c)
+{
+	const struct pd_features *f = pd_reader__features(c->r);
+	bool rebuild_desc = false;
+	unsigned int feat;
+	size_t i;
+	int err;
+
+	if (!f)
+		return 0;
+	for (i = 0; i < c->nr_ev; i++) {
+		const struct pd_evsel *e = pd_reader__evsel(c->r, i);
+
+		if (c->ev[i].attr_size != e->attr_size_on_disk ||
+		    c->ev[i].rewrite_samples)
+			rebuild_desc = true;
+	}
+	for (feat = 1; feat < PD_FEAT_BITS; feat++) {
+		const void *data = f->raw[feat].data;
+		size_t size = f->raw[feat].size;
+		uint8_t *copy;
+
+		if (!data || !pd_features__seen(f, feat))
+			continue;
+		if (!size && !may_be_empty(feat)) {
+			if (c->in_mode == PD_MODE_PIPE)
+				c->rep->dropped[PD_SHIM_PIPE_MARKER]++;
+			if (!on(c, PD_SHIM_PIPE_MARKER) && c->w)
+				pd_writer__set_feature(c->w, feat, data, 0);
+			continue;
+		}
+		if (feat == PD_FEAT_COMPRESSED)
+			continue;	/* the writer says how it compressed */
+		if (c->t && on(c, PD_SHIM_FEATURES) &&
+		    !pd_perf_target__knows_feature(c->t, feat)) {
+			drop_feature(c, feat, PD_SHIM_FEATURES);
+			continue;
+		}
+		if (on(c, PD_SHIM_FEATURE_LAYOUT) && feat == PD_FEAT_PMU_CAPS) {
+			drop_feature(c, feat, PD_SHIM_FEATURE_LAYOUT);
+			continue;
+		}
+		if (feat == PD_FEAT_EVENT_DESC && rebuild_desc) {
+			c->rep->changed[PD_SHIM_ATTR_SIZE]++;
+			if (c->w && (err = write_event_desc(c)))
+				return err;
+			continue;
+		}
+		if (!c->w)
+			continue;
+		copy = malloc(size ? size : 1);
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, data, size);
+		if (f->swapped && pd__feat_swap(feat, copy, size, false)) {
+			pd__warn(&(struct pd_logger){ .name = pd_reader__name(c->r) },
+				 "feature %u cannot be converted from the other byte order: dropped",
+				 feat);
+			free(copy);
+			continue;
+		}
+		err = pd_writer__set_feature(c->w, feat, copy, size);
+		free(copy);
+		if (err)
+			return fail(c, err, "%s", pd_writer__errmsg(c->w));
+	}
+	return 0;
+}
+
+/* ---- build ids from MMAP2 ---- */
+
+static bool add_build_id(struct conv *c, const struct pd_event *ev)
+{
+	const struct pd_mmap_event *m = &ev->u.mmap;
+	struct build_id_entry *b;
+	size_t i;
+
+	for (i = 0; i < c->nr_bids; i++)
+		if (c->bids[i].size == m->build_id_size &&
+		    !memcmp(c->bids[i].id, m->build_id, m->build_id_size) &&
+		    !strcmp(c->bids[i].filename, m->filename))
+			return false;
+	if (c->nr_bids == c->cap_bids) {
+		size_t n = c->cap_bids ? 2 * c->cap_bids : 64;
+
+		b = realloc(c->bids, n * sizeof(*b));
+		if (!b)
+			return false;
+		c->bids = b;
+		c->cap_bids = n;
+	}
+	b = &c->bids[c->nr_bids];
+	b->filename = strdup(m->filename);
+	if (!b->filename)
+		return false;
+	b->pid = (ev->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL ? -1 : (int32_t)m->pid;
+	b->size = m->build_id_size > 20 ? 20 : m->build_id_size;
+	memset(b->id, 0, sizeof(b->id));
+	memcpy(b->id, m->build_id, b->size);
+	c->nr_bids++;
+	return true;
+}
+
+/* One BUILD_ID entry (file section or HEADER_BUILD_ID record body). */
+static size_t build_id_entry(const struct build_id_entry *b, uint16_t misc,
+			     uint32_t type, uint8_t *p)
+{
+	size_t len = PD_ALIGN(strlen(b->filename) + 1, 64);
+	size_t size = 8 + 4 + 24 + len;
+
+	memset(p, 0, size);
+	memcpy(p, &type, 4);
+	misc |= PD_MISC_BUILD_ID_SIZE;
+	memcpy(p + 4, &misc, 2);
+	memcpy(p + 6, &(uint16_t){ (uint16_t)size }, 2);
+	memcpy(p + 8, &b->pid, 4);
+	memcpy(p + 12, b->id, b->size);
+	p[12 + 20] = b->size;
+	memcpy(p + 36, b->filename, strlen(b->filename));
+	return size;
+}
+
+static int finish_build_ids(struct conv *c)
+{
+	const struct pd_features *f = pd_reader__features(c->r);
+	size_t old = 0, size, i;
+	uint8_t *sec;
+	int err;
+
+	if (!c->nr_bids || !c->w || c->out_mode != PD_MODE_FILE)
+		return 0;
+	if (f && f->raw[PD_FEAT_BUILD_ID].data && !f->swapped)
+		old = f->raw[PD_FEAT_BUILD_ID].size;
+	size = old;
+	for (i = 0; i < c->nr_bids; i++)
+		size += 36 + PD_ALIGN(strlen(c->bids[i].filename) + 1, 64);
+	sec = malloc(size ? size : 1);
+	if (!sec)
+		return -ENOMEM;
+	if (old)
+		memcpy(sec, f->raw[PD_FEAT_BUILD_ID].data, old);
+	size = old;
+	for (i = 0; i < c->nr_bids; i++) {
+		uint16_t misc = c->bids[i].pid == -1 ? PD_MISC_KERNEL : PD_MISC_USER;
+
+		size += build_id_entry(&c->bids[i], misc, 0, sec + size);
+	}
+	err = pd_writer__set_feature(c->w, PD_FEAT_BUILD_ID, sec, size);
+	free(sec);
+	return err;
+}
+
+/* ---- records ---- */
+
+static int write_rec(struct conv *c, const void *rec, const struct pd_attr *a)
+{
+	int err;
+
+	c->rep->records_out++;
+	if (pd_get32(rec, false) == PD_RECORD_SAMPLE)
+		c->rep->samples_out++;
+	if (!c->w)
+		return 0;
+	err = pd_writer__write(c->w, rec, a);
+	if (err)
+		return fail(c, err, "%s", pd_writer__errmsg(c->w));
+	return 0;
+}
+
+static void drop(struct conv *c, const struct pd_event *ev, enum pd_shim s)
+{
+	c->rep->dropped[s]++;
+	c->rep->dropped_type[ev->type < 128 ? ev->type : 127]++;
+}
+
+static int set_size(uint8_t *rec, size_t size)
+{
+	if (size > PD_MAX_RECORD)
+		return -PD_ERR_TOO_BIG;
+	memcpy(rec + 6, &(uint16_t){ (uint16_t)size }, 2);
+	return 0;
+}
+
+/* Body of a kernel record without its trailer, and the trailer's size. */
+static size_t body_size(const struct pd_event *ev)
+{
+	const struct pd_evsel *e = ev->evsel;
+
+	if (ev->type >= PD_RECORD_USER_MIN || !e ||
+	    !(e->attr.flags & PD_ATTR_SAMPLE_ID_ALL) ||
+	    e->id_hdr_size > ev->size - 8u)
+		return ev->size;
+	return ev->size - e->id_hdr_size;
+}
+
+static size_t append_trailer(const struct conv *c, const struct pd_event *ev,
+			     const struct out_evsel *oe, uint8_t *rec,
+			     size_t body)
+{
+	if (!oe || !(oe->attr.flags & PD_ATTR_SAMPLE_ID_ALL) ||
+	    ev->type >= PD_RECORD_USER_MIN)
+		return body;
+	if (!oe->rewrite_trailer) {
+		size_t t = ev->size - body_size(ev);
+
+		memcpy(rec + body, (const uint8_t *)ev->raw + body_size(ev), t);
+		return body + t;
+	}
+	return body + pd__encode_trailer(&ev->sid, oe->attr.sample_type,
+					 rec + body);
+}
+
+/* MMAP2 with a build id: dev/inode form, the build id kept aside. */
+static int shim_mmap2_build_id(struct conv *c, const struct pd_event *ev,
+			       uint8_t *rec)
+{
+	if (c->w && c->out_mode == PD_MODE_PIPE && add_build_id(c, ev)) {
+		uint8_t b[512];
+		const struct build_id_entry *e = &c->bids[c->nr_bids - 1];
+
+		if (strlen(e->filename) < sizeof(b) - 128) {
+			build_id_entry(e, ev->misc & PD_MISC_CPUMODE_MASK,
+				       PD_RECORD_HEADER_BUILD_ID, b);
+			if (write_rec(c, b, NULL))
+				return -EIO;
+		}
+	} else if (c->out_mode == PD_MODE_FILE) {
+		add_build_id(c, ev);
+	}
+	/* maj, min, ino, ino_generation replace the build id: all zero */
+	memset(rec + 40, 0, 24);
+	memcpy(rec + 4, &(uint16_t){ ev->misc & ~PD_MISC_MMAP_BUILD_ID }, 2);
+	c->rep->changed[PD_SHIM_MMAP2_BUILD_ID]++;
+	return 0;
+}
+
+/* MMAP2 to MMAP: pid, tid, start, len, pgoff, filename, trailer. */
+static size_t shim_mmap2_to_mmap(struct conv *c, const struct pd_event *ev,
+				 uint8_t *rec)
+{
+	size_t name_len = strlen(ev->u.mmap.filename) + 1;
+	size_t body = 8 + 32 + PD_ALIGN(name_len, 8);
+
+	memcpy(rec, &(uint32_t){ PD_RECORD_MMAP }, 4);
+	memcpy(rec + 4, &(uint16_t){ ev->misc & ~PD_MISC_MMAP_BUILD_ID }, 2);
+	memmove(rec + 40, ev->u.mmap.filename, name_len);
+	memset(rec + 40 + name_len, 0, body - 40 - name_len);
+	c->rep->changed[PD_SHIM_MMAP2_TO_MMAP]++;
+	return body;
+}
+
+/* A CPU map at off in RANGE encoding rewritten as a CPU list. */
+static size_t shim_cpu_map(struct conv *c, const struct pd_cpu_map *m,
+			   uint8_t *rec, size_t off)
+{
+	uint16_t nr = m->nr + m->any_cpu, i, k = 0;
+	size_t end;
+
+	memcpy(rec + off, &(uint16_t){ 0 }, 2);
+	memcpy(rec + off + 2, &nr, 2);
+	if (m->any_cpu)
+		memcpy(rec + off + 4 + 2 * k++, &(uint16_t){ 0xffff }, 2);
+	for (i = 0; i < m->nr; i++)
+		memcpy(rec + off + 4 + 2 * k++, &(uint16_t){ (uint16_t)m->cpus[i] }, 2);
+	end = PD_ALIGN(off + 4 + 2 * (size_t)nr, 8);
+	memset(rec + off + 4 + 2 * (size_t)nr, 0, end - (off + 4 + 2 * (size_t)nr));
+	c->rep->changed[PD_SHIM_CPU_MAP_RANGE]++;
+	return end;
+}
+
+static int convert_sample(struct conv *c, const struct pd_event *ev)
+{
+	const struct out_evsel *oe = out_evsel(c, ev->evsel);
+	size_t size;
+	int err;
+
+	if (!oe || !oe->rewrite_samples)
+		return write_rec(c, ev->raw, oe ? &oe->attr : NULL);
+	err = pd__encode_sample(&ev->u.sample, &oe->attr, ev->misc, c->buf,
+				sizeof(c->buf), &size);
+	if (err)
+		return fail(c, err, "%s: offset 0x%llx: sample cannot be rewritten: %s",
+			    pd_reader__name(c->r), (unsigned long long)ev->offset,
+			    pd_strerror(err));
+	return write_rec(c, c->buf, &oe->attr);
+}
+
+static bool pipe_header_record(uint32_t type)
+{
+	return type == PD_RECORD_HEADER_ATTR ||
+	       type == PD_RECORD_HEADER_EVENT_TYPE ||
+	       type == PD_RECORD_HEADER_TRACING_DATA ||
+	       type == PD_RECORD_HEADER_FEATURE;
+}
+
+static int convert_record(struct conv *c, const struct pd_event *ev)
+{
+	const struct out_evsel *oe = out_evsel(c, ev->evsel);
+	const struct pd_attr *a = oe ? &oe->attr : NULL;
+	uint8_t *rec = c->buf;
+	size_t size = ev->size, body;
+	int err;
+
+	c->rep->records_in++;
+	if (ev->type == PD_RECORD_SAMPLE) {
+		c->rep->samples_in++;
+		return convert_sample(c, ev);
+	}
+	if (ev->type == PD_RECORD_HEADER_ATTR) {
+		err = plan_evsels(c);
+		if (!err && c->out_mode == PD_MODE_PIPE)
+			err = add_evsels(c);
+		else if (!err && c->started && c->nr_ev &&
+			 !c->ev[c->nr_ev - 1].added)
+			err = fail(c, -PD_ERR_UNSUPPORTED,
+				   "%s: offset 0x%llx: an attr arrives after the first record; convert to pipe mode (--pipe)",
+				   pd_reader__name(c->r),
+				   (unsigned long long)ev->offset);
+		return err;
+	}
+	if (pipe_header_record(ev->type))
+		return 0;	/* carried by the features and attrs */
+	if (ev->type == PD_RECORD_HEADER_BUILD_ID) {
+		/* pipe input: in the BUILD_ID feature; a pipe output
+		 * started already gets it as a record */
+		if (c->out_mode == PD_MODE_PIPE && c->started)
+			return write_rec(c, ev->raw, NULL);
+		return 0;
+	}
+	if (ev->type == PD_RECORD_FINISHED_INIT && on(c, PD_SHIM_FINISHED_INIT)) {
+		drop(c, ev, PD_SHIM_FINISHED_INIT);
+		return 0;
+	}
+	if (ev->type == PD_RECORD_AUXTRACE && knows_record(c, ev->type) &&
+	    !(c->t && !on(c, PD_SHIM_DROP_RECORDS)))
+		return fail(c, -PD_ERR_UNSUPPORTED,
+			    "%s: offset 0x%llx: AUXTRACE data cannot be converted yet",
+			    pd_reader__name(c->r), (unsigned long long)ev->offset);
+	if (ev->type == PD_RECORD_MMAP2 && on(c, PD_SHIM_MMAP2_TO_MMAP)) {
+		memcpy(rec, ev->raw, size);
+		body = shim_mmap2_to_mmap(c, ev, rec);
+		size = append_trailer(c, ev, oe, rec, body);
+		if (set_size(rec, size))
+			return -PD_ERR_TOO_BIG;
+		return write_rec(c, rec, a);
+	}
+	if (c->t && on(c, PD_SHIM_DROP_RECORDS) &&
+	    (!knows_record(c, ev->type) || (ev->flags & PD_EVENT_UNKNOWN))) {
+		drop(c, ev, PD_SHIM_DROP_RECORDS);
+		return 0;
+	}
+	memcpy(rec, ev->raw, size);
+	body = body_size(ev);
+	if (ev->type == PD_RECORD_MMAP2 && (ev->misc & PD_MISC_MMAP_BUILD_ID) &&
+	    on(c, PD_SHIM_MMAP2_BUILD_ID)) {
+		err = shim_mmap2_build_id(c, ev, rec);
+		if (err)
+			return err;
+	}
+	if (on(c, PD_SHIM_CPU_MAP_RANGE)) {
+		if (ev->type == PD_RECORD_CPU_MAP && ev->u.cpu_map.encoding == 2)
+			body = size = shim_cpu_map(c, &ev->u.cpu_map, rec, 8);
+		else if (ev->type == PD_RECORD_EVENT_UPDATE &&
+			 ev->u.event_update.type == 3 &&
+			 ev->u.event_update.cpus.encoding == 2)
+			body = size = shim_cpu_map(c, &ev->u.event_update.cpus,
+						   rec, 24);
+	}
+	if (oe && oe->rewrite_trailer && ev->type < PD_RECORD_USER_MIN)
+		size = append_trailer(c, ev, oe, rec, body);
+	if (set_size(rec, size))
+		return -PD_ERR_TOO_BIG;
+	return write_rec(c, rec, ev->type < PD_RECORD_USER_MIN ? a : NULL);
+}
+
+/* ---- the whole conversion ---- */
+
+/*
+ * The end-of-features marker of a pipe: the target's last feature; with
+ * no target, the input's own marker, or else the one the input's perf
+ * would have written (one past its highest feature).
+ */
+static uint32_t pipe_marker(const struct conv *c)
+{
+	const struct pd_features *f = pd_reader__features(c->r);
+	unsigned int feat, highest = 0;
+
+	if (c->t) {
+		/* readers without HEADER_FEATURE get no features at all */
+		return pd_perf_target__knows_record(c->t, PD_RECORD_HEADER_FEATURE) ?
+		       c->t->last_feature : 0;
+	}
+	for (feat = 1; f && feat < PD_FEAT_BITS; feat++) {
+		if (!f->raw[feat].data || !pd_features__seen(f, feat))
+			continue;
+		if (!f->raw[feat].size && !may_be_empty(feat))
+			return feat;
+		highest = feat;
+	}
+	return highest + 1;
+}
+
+static int open_writer(struct conv *c, const char *out)
+{
+	struct pd_writer_opts wo = { .sz = sizeof(wo) };
+
+	wo.mode = c->out_mode;
+	wo.endian = c->o->endian;
+	wo.compress = c->compress;
+	wo.compress_level = c->o->compress_level;
+	wo.pipe_last_feature = pipe_marker(c);
+	c->w = pd_writer__open(out, &wo);
+	if (!c->w)
+		return fail(c, -errno, "%s", pd_writer__open_errmsg());
+	return 0;
+}
+
+static int start_output(struct conv *c)
+{
+	int err;
+
+	c->started = true;
+	err = add_evsels(c);
+	if (!err)
+		err = copy_features(c);
+	if (!err && c->w && c->out_mode == PD_MODE_PIPE && c->t &&
+	    !pd_perf_target__knows_record(c->t, PD_RECORD_HEADER_FEATURE)) {
+		unsigned int feat;
+
+		/* perf before 4.14 takes no features from a pipe */
+		for (feat = 3; feat < PD_FEAT_BITS; feat++)
+			pd_writer__clear_feature(c->w, feat);
+	}
+	return err;
+}
+
+PD_EXPORT int pd_convert(struct pd_reader *r, const char *out,
+			 const struct pd_convert_opts *opts,
+			 struct pd_convert_report *rep, char *errmsg,
+			 size_t errlen)
+{
+	struct pd_convert_opts o = { .mode = -1 };
+	struct pd_convert_report dummy;
+	const struct pd_event *ev;
+	struct conv *c;
+	size_t i;
+	int err;
+
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (!rep)
+		rep = &dummy;
+	memset(rep, 0, sizeof(*rep));
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->r = r;
+	c->t = o.target;
+	c->o = &o;
+	c->rep = rep;
+	c->errmsg = errmsg;
+	c->errlen = errlen;
+	if (errlen)
+		errmsg[0] = 0;
+
+	err = pd_reader__read_header(r);
+	if (err < 0) {
+		fail(c, err, "%s", pd_reader__errmsg(r));
+		goto out;
+	}
+	c->in_mode = pd_reader__header(r)->mode;
+	c->out_mode = o.mode < 0 ? c->in_mode : (enum pd_mode)o.mode;
+	choose_shims(c);
+	rep->shims = c->shims;
+	err = plan_evsels(c);
+	if (err)
+		goto out;
+	if (!o.dry_run) {
+		err = open_writer(c, out);
+		if (err)
+			goto out;
+	}
+	err = start_output(c);
+	if (err)
+		goto out;
+	while ((err = pd_reader__next(r, &ev)) > 0) {
+		err = convert_record(c, ev);
+		if (err)
+			goto out;
+	}
+	if (err < 0) {
+		fail(c, err, "%s", pd_reader__errmsg(r));
+		goto out;
+	}
+	err = finish_build_ids(c);
+	if (!err && c->w) {
+		err = pd_writer__finish(c->w);
+		if (err)
+			fail(c, err, "%s", pd_writer__errmsg(c->w));
+	}
+out:
+	pd_writer__free(c->w);
+	for (i = 0; i < c->nr_bids; i++)
+		free(c->bids[i].filename);
+	free(c->bids);
+	free(c->ev);
+	free(c);
+	return err;
+}

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The shims by name, in the order the converter applies them. What each
+ * does is in docs/compat.md; compat/convert.c implements them.
+ */
+#include <string.h>
+
+#include <perfdata/compat.h>
+
+#include "internal.h"
+
+static const struct pd_shim_info shims[] = {
+	{ PD_SHIM_DECOMPRESS, "decompress",
+	  "write the records uncompressed (target reads no COMPRESSED records)" },
+	{ PD_SHIM_COMPRESSED2, "compressed2",
+	  "compress into COMPRESSED (81) records, not COMPRESSED2 (83)" },
+	{ PD_SHIM_ATTR_SIZE, "attr-size",
+	  "write perf_event_attr at the size the target accepts (fields dropped must be zero or not matter)" },
+	{ PD_SHIM_SAMPLE_TYPE, "sample-type",
+	  "remove sample_type, read_format and branch bits the target does not decode, rewriting every sample" },
+	{ PD_SHIM_MMAP2_BUILD_ID, "mmap2-build-id",
+	  "MMAP2 records with a build id to the dev/inode form, build ids into the BUILD_ID feature" },
+	{ PD_SHIM_MMAP2_TO_MMAP, "mmap2-to-mmap",
+	  "MMAP2 records to MMAP records" },
+	{ PD_SHIM_CPU_MAP_RANGE, "cpu-map-range",
+	  "CPU maps in the RANGE encoding to a list of CPUs" },
+	{ PD_SHIM_FINISHED_INIT, "finished-init",
+	  "drop FINISHED_INIT records" },
+	{ PD_SHIM_DROP_RECORDS, "drop-records",
+	  "drop records of types the target does not know" },
+	{ PD_SHIM_FEATURES, "features",
+	  "drop header features the target does not know" },
+	{ PD_SHIM_FEATURE_LAYOUT, "feature-layout",
+	  "drop features whose layout changed since the target (31: HYBRID_CPU_PMU_CAPS before 6.0)" },
+	{ PD_SHIM_PIPE_MARKER, "pipe-marker",
+	  "pipe mode: drop the input's end-of-features marker, write the target's" },
+};
+
+PD_EXPORT const struct pd_shim_info *pd_shims(size_t *nr)
+{
+	*nr = PD_ARRAY_SIZE(shims);
+	return shims;
+}
+
+PD_EXPORT const struct pd_shim_info *pd_shim__find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(shims); i++)
+		if (!strcmp(shims[i].name, name))
+			return &shims[i];
+	return NULL;
+}

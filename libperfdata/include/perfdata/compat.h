@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What each perf version understands, and the shims that make a file
+ * readable by a given version.
+ *
+ * A target (struct pd_perf_target) describes one perf reader: an upstream
+ * version ("4.18") or a distribution build whose perf differs from
+ * upstream by backports ("rhel8"). The facts come from perf's own code; the
+ * table in compat/targets.c cites file and version for each of them.
+ *
+ * Ownership: targets and shim descriptions are static and never freed.
+ */
+#ifndef PERFDATA_COMPAT_H
+#define PERFDATA_COMPAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PD_PERF_VERSION(a, b)	((uint32_t)(a) << 16 | (uint32_t)(b))
+
+/* Behaviour flags of a target (struct pd_perf_target.flags). */
+enum pd_target_flag {
+	/* pipe mode: HEADER_ATTR ids located after attr.size bytes (6.6+),
+	 * not after sizeof(struct perf_event_attr) */
+	PD_TGT_PIPE_ATTR_BY_SIZE	= 1U << 0,
+	/* HEADER_BUILD_ID and MMAP2 carry a build-id size (misc
+	 * BUILD_ID_SIZE, 5.11+) */
+	PD_TGT_BUILD_ID_SIZE		= 1U << 1,
+	/* MMAP2 with a build id instead of dev/inode (misc MMAP_BUILD_ID,
+	 * 5.12+) */
+	PD_TGT_MMAP2_BUILD_ID		= 1U << 2,
+	/* CPU_MAP and EVENT_UPDATE(CPUS) RANGE_CPUS encoding (6.0+) */
+	PD_TGT_CPU_MAP_RANGE		= 1U << 3,
+	/* unknown perf-tool record types are skipped, not fatal (6.16+) */
+	PD_TGT_SKIPS_UNKNOWN_USER	= 1U << 4,
+	/* unknown kernel record types are skipped with a warning, not fatal */
+	PD_TGT_SKIPS_UNKNOWN_KERNEL	= 1U << 5,
+	/* pipe mode: a HEADER_FEATURE id above its last feature aborts
+	 * perf report (every version that reads HEADER_FEATURE so far) */
+	PD_TGT_PIPE_FEATURE_ID_FATAL	= 1U << 6,
+	/* TIME_CONV of 56 bytes (time_cycles, time_mask, caps) understood */
+	PD_TGT_TIME_CONV_EXT		= 1U << 7,
+	/* ID_INDEX entries with machine_pid/vcpu (6.0+) */
+	PD_TGT_ID_INDEX_EXT		= 1U << 8,
+	/* file mode: the PERFFILE v1 header is the only one it reads */
+	PD_TGT_V1_ONLY			= 1U << 9,
+};
+
+struct pd_perf_target {
+	const char *name;		/* "4.18", "rhel8" */
+	const char *description;	/* one line for --list-targets */
+	uint32_t version;		/* PD_PERF_VERSION() of its perf code */
+	/* largest perf_event_attr.size accepted (file mode) */
+	uint32_t attr_size_max;
+	/* sizeof(struct perf_event_attr) it was built with: what it writes,
+	 * and what pipe-mode HEADER_ATTR parsing assumes before 6.6 */
+	uint32_t attr_size;
+	uint64_t sample_type;		/* sample_type bits it decodes */
+	uint64_t read_format;		/* read_format bits it decodes */
+	/* branch_sample_type bits that change the sample layout and that it
+	 * knows (HW_INDEX, COUNTERS) */
+	uint64_t branch_sample_type;
+	uint64_t kernel_records;	/* bit n set: kernel record n known */
+	/* PERF_RECORD_HEADER_MAX: perf-tool types 64..user_record_max-1
+	 * are known */
+	uint32_t user_record_max;
+	/* HEADER_LAST_FEATURE: features 1..last_feature-1 are known */
+	uint32_t last_feature;
+	uint32_t flags;			/* enum pd_target_flag */
+	/* How it fails on what it does not know, for --explain. */
+	const char *fails_on_attr;
+	const char *fails_on_record;
+};
+
+/* NULL-terminated list of every target, oldest first. */
+const struct pd_perf_target *const *pd_perf_targets(void);
+/* By name ("6.1", "rhel8", "newest"); NULL and errno ENOENT if unknown. */
+const struct pd_perf_target *pd_perf_target__find(const char *name);
+bool pd_perf_target__knows_record(const struct pd_perf_target *t,
+				  uint32_t type);
+bool pd_perf_target__knows_feature(const struct pd_perf_target *t,
+				   unsigned int feat);
+
+/*
+ * Shims: transforms of the record stream, each with its own name. A target
+ * switches on the set it needs for a given input; --shim/--no-shim add or
+ * remove them (backports by flag).
+ */
+enum pd_shim {
+	PD_SHIM_ATTR_SIZE,	/* "attr-size" */
+	PD_SHIM_SAMPLE_TYPE,	/* "sample-type" */
+	PD_SHIM_DROP_RECORDS,	/* "drop-records" */
+	PD_SHIM_FINISHED_INIT,	/* "finished-init" */
+	PD_SHIM_MMAP2_BUILD_ID,	/* "mmap2-build-id" */
+	PD_SHIM_MMAP2_TO_MMAP,	/* "mmap2-to-mmap" */
+	PD_SHIM_CPU_MAP_RANGE,	/* "cpu-map-range" */
+	PD_SHIM_DECOMPRESS,	/* "decompress" */
+	PD_SHIM_COMPRESSED2,	/* "compressed2" */
+	PD_SHIM_FEATURES,	/* "features" */
+	PD_SHIM_FEATURE_LAYOUT,	/* "feature-layout" */
+	PD_SHIM_PIPE_MARKER,	/* "pipe-marker" */
+	PD_SHIM__MAX,
+};
+
+struct pd_shim_info {
+	enum pd_shim id;
+	const char *name;
+	const char *summary;	/* one line for --list-shims */
+};
+
+/* All shims, in the order they apply. */
+const struct pd_shim_info *pd_shims(size_t *nr);
+/* By name; NULL if unknown. */
+const struct pd_shim_info *pd_shim__find(const char *name);
+
+struct pd_reader;
+
+struct pd_convert_opts {
+	size_t sz;			/* sizeof(struct pd_convert_opts) */
+	/* the reader the output must suit; NULL: the newest, unchanged */
+	const struct pd_perf_target *target;
+	uint64_t shims_add;		/* 1 << enum pd_shim */
+	uint64_t shims_remove;
+	int mode;			/* -1: as the input, else enum pd_mode */
+	/* 0 as the input (in a form the target reads), 1 compress,
+	 * -1 decompress */
+	int compress;
+	int compress_level;
+	int endian;			/* enum pd_endian (writer.h) */
+	/* write nothing: only count what the shims would change */
+	bool dry_run;
+};
+
+struct pd_convert_report {
+	uint64_t shims;			/* shims that were on */
+	uint64_t records_in, records_out;
+	uint64_t samples_in, samples_out;
+	/* what each shim did: records (or attrs, features) it changed */
+	uint64_t changed[PD_SHIM__MAX];
+	uint64_t dropped[PD_SHIM__MAX];
+	/* records dropped, by type */
+	uint64_t dropped_type[128];
+	uint64_t features_dropped[4];	/* bitmap */
+	uint32_t attr_size_in, attr_size_out;
+	uint64_t sample_bits_removed;	/* sample_type bits taken out */
+	uint64_t read_format_removed;
+	uint64_t branch_bits_removed;
+};
+
+/*
+ * Read every record of r, apply the shims and write out (unless dry_run).
+ * Returns 0 or a negative error; errmsg receives one line naming the
+ * input or output, offset and what went wrong.
+ */
+int pd_convert(struct pd_reader *r, const char *out,
+	       const struct pd_convert_opts *opts,
+	       struct pd_convert_report *rep, char *errmsg, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFDATA_COMPAT_H */

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pd-convert: a perf.data rewritten for another perf version, another
+ * byte order or another mode (file/pipe), compressed or not.
+ *
+ *   pd-convert --target-perf=4.18 perf.data -o old.data
+ *   pd-convert --explain --target-perf=rhel8 perf.data
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <perfdata/compat.h>
+#include <perfdata/reader.h>
+#include <perfdata/writer.h>
+
+#include "common/cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTIONS] [IN|-] -o OUT|-\n"
+"Rewrite a perf.data file so that a given perf version reads it, or in\n"
+"another byte order, mode or compression. IN defaults to perf.data;\n"
+"'-' reads standard input or writes standard output.\n"
+"\n"
+"  -i, --input=IN          input file (same as the IN argument)\n"
+"  -o, --output=OUT        output file; replaced only when complete\n"
+"      --target-perf=VER   make OUT readable by perf VER (see --list-targets);\n"
+"                          default: the newest format, records unchanged\n"
+"      --shim=A[,B...]     switch shims on (see --list-shims)\n"
+"      --no-shim=A[,B...]  switch shims off\n"
+"      --pipe | --file     output mode (default: the input's)\n"
+"      --compress[=LEVEL]  zstd-compress the records (COMPRESSED2, or\n"
+"                          COMPRESSED for targets before 6.15)\n"
+"      --decompress        write the records uncompressed\n"
+"      --endian=ORDER      little, big or native (default: native)\n"
+"      --explain           write nothing; tell which shims apply to IN for\n"
+"                          the target and what each changes, with counts\n"
+"      --list-targets      the perf versions --target-perf knows\n"
+"      --list-shims        the shims and what each does\n"
+"  -q, --quiet             no warnings\n"
+"  -v, --verbose           more messages\n"
+"  -h, --help              this help\n"
+"\n"
+"Exit status: 0 success, 1 unreadable input or failed write, 2 bad usage.\n",
+		pd_prog);
+}
+
+static void list_targets(void)
+{
+	const struct pd_perf_target *const *t;
+
+	printf("%-8s %-9s %-6s %-5s %s\n", "target", "attr-max", "hmax",
+	       "feats", "description");
+	for (t = pd_perf_targets(); *t; t++)
+		printf("%-8s %-9u %-6u %-5u %s\n", (*t)->name,
+		       (*t)->attr_size_max, (*t)->user_record_max,
+		       (*t)->last_feature, (*t)->description);
+}
+
+static void list_shims(void)
+{
+	const struct pd_shim_info *s;
+	size_t i, n;
+
+	s = pd_shims(&n);
+	for (i = 0; i < n; i++)
+		printf("%-16s %s\n", s[i].name, s[i].summary);
+}
+
+static uint64_t parse_shims(const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	uint64_t mask = 0;
+
+	if (!copy)
+		pd_usage_error("out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct pd_shim_info *s = pd_shim__find(tok);
+
+		if (!s)
+			pd_usage_error("unknown shim '%s' (see --list-shims)", tok);
+		mask |= 1ULL << s->id;
+	}
+	free(copy);
+	return mask;
+}
+
+static const char *const record_names[128] = {
+	[1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT",
+	[5] = "THROTTLE", [6] = "UNTHROTTLE", [7] = "FORK", [8] = "READ",
+	[9] = "SAMPLE", [10] = "MMAP2", [11] = "AUX", [12] = "ITRACE_START",
+	[13] = "LOST_SAMPLES", [14] = "SWITCH", [15] = "SWITCH_CPU_WIDE",
+	[16] = "NAMESPACES", [17] = "KSYMBOL", [18] = "BPF_EVENT",
+	[19] = "CGROUP", [20] = "TEXT_POKE", [21] = "AUX_OUTPUT_HW_ID",
+	[22] = "CALLCHAIN_DEFERRED", [64] = "HEADER_ATTR",
+	[65] = "HEADER_EVENT_TYPE", [66] = "HEADER_TRACING_DATA",
+	[67] = "HEADER_BUILD_ID", [68] = "FINISHED_ROUND", [69] = "ID_INDEX",
+	[70] = "AUXTRACE_INFO", [71] = "AUXTRACE", [72] = "AUXTRACE_ERROR",
+	[73] = "THREAD_MAP", [74] = "CPU_MAP", [75] = "STAT_CONFIG",
+	[76] = "STAT", [77] = "STAT_ROUND", [78] = "EVENT_UPDATE",
+	[79] = "TIME_CONV", [80] = "HEADER_FEATURE", [81] = "COMPRESSED",
+	[82] = "FINISHED_INIT", [83] = "COMPRESSED2", [84] = "BPF_METADATA",
+	[85] = "SCHEDSTAT_CPU", [86] = "SCHEDSTAT_DOMAIN",
+};
+
+static void print_bits(const char *what, uint64_t bits)
+{
+	int b;
+
+	if (!bits)
+		return;
+	printf("    %s bits removed:", what);
+	for (b = 0; b < 64; b++)
+		if (bits & (1ULL << b))
+			printf(" %d", b);
+	printf("\n");
+}
+
+static void explain(const char *in, const struct pd_perf_target *t,
+		    const struct pd_convert_report *rep)
+{
+	const struct pd_shim_info *s;
+	size_t i, n;
+	int type;
+
+	printf("input: %s\n", in);
+	printf("target: %s\n", t ? t->description : "newest format, unchanged");
+	printf("records: %llu in, %llu out; samples: %llu in, %llu out\n",
+	       (unsigned long long)rep->records_in,
+	       (unsigned long long)rep->records_out,
+	       (unsigned long long)rep->samples_in,
+	       (unsigned long long)rep->samples_out);
+	s = pd_shims(&n);
+	for (i = 0; i < n; i++) {
+		uint64_t ch = rep->changed[s[i].id], dr = rep->dropped[s[i].id];
+
+		if (!(rep->shims & (1ULL << s[i].id)))
+			continue;
+		printf("shim %-16s %s: %llu changed, %llu dropped\n", s[i].name,
+		       ch || dr ? "applies" : "on, nothing to do",
+		       (unsigned long long)ch, (unsigned long long)dr);
+		if (s[i].id == PD_SHIM_ATTR_SIZE && ch)
+			printf("    attr size %u -> %u\n", rep->attr_size_in,
+			       rep->attr_size_out);
+		if (s[i].id == PD_SHIM_SAMPLE_TYPE) {
+			print_bits("sample_type", rep->sample_bits_removed);
+			print_bits("read_format", rep->read_format_removed);
+			print_bits("branch_sample_type", rep->branch_bits_removed);
+		}
+		if (s[i].id == PD_SHIM_DROP_RECORDS || s[i].id == PD_SHIM_FINISHED_INIT)
+			for (type = 0; type < 128; type++)
+				if (rep->dropped_type[type] &&
+				    (type == 82) == (s[i].id == PD_SHIM_FINISHED_INIT))
+					printf("    %s (%d): %llu dropped\n",
+					       record_names[type] ? record_names[type] : "unknown",
+					       type, (unsigned long long)rep->dropped_type[type]);
+		if (s[i].id == PD_SHIM_FEATURES || s[i].id == PD_SHIM_FEATURE_LAYOUT) {
+			int f;
+
+			for (f = 0; f < 256 && dr; f++)
+				if (rep->features_dropped[f / 64] & (1ULL << (f % 64)))
+					printf("    feature %d dropped\n", f);
+		}
+	}
+}
+
+/* The output must not be the input: writers never touch their input. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, "-") || !strcmp(b, "-"))
+		return false;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+enum {
+	OPT_TARGET = 256, OPT_SHIM, OPT_NO_SHIM, OPT_PIPE, OPT_FILE,
+	OPT_COMPRESS, OPT_DECOMPRESS, OPT_ENDIAN, OPT_EXPLAIN,
+	OPT_LIST_TARGETS, OPT_LIST_SHIMS,
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "target-perf", required_argument, NULL, OPT_TARGET },
+		{ "shim", required_argument, NULL, OPT_SHIM },
+		{ "no-shim", required_argument, NULL, OPT_NO_SHIM },
+		{ "pipe", no_argument, NULL, OPT_PIPE },
+		{ "file", no_argument, NULL, OPT_FILE },
+		{ "compress", optional_argument, NULL, OPT_COMPRESS },
+		{ "decompress", no_argument, NULL, OPT_DECOMPRESS },
+		{ "endian", required_argument, NULL, OPT_ENDIAN },
+		{ "explain", no_argument, NULL, OPT_EXPLAIN },
+		{ "list-targets", no_argument, NULL, OPT_LIST_TARGETS },
+		{ "list-shims", no_argument, NULL, OPT_LIST_SHIMS },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1 };
+	struct pd_reader_opts ro = { .sz = sizeof(ro) };
+	struct pd_convert_report rep;
+	const char *input = NULL, *output = NULL;
+	bool do_explain = false;
+	struct pd_reader *r;
+	char errmsg[512];
+	int c, err;
+
+	pd_cli_init(argv[0]);
+	while ((c = getopt_long(argc, argv, "i:o:qvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_TARGET:
+			co.target = pd_perf_target__find(optarg);
+			if (!co.target)
+				pd_usage_error("unknown perf version '%s' (see --list-targets)",
+					       optarg);
+			break;
+		case OPT_SHIM:
+			co.shims_add |= parse_shims(optarg);
+			break;
+		case OPT_NO_SHIM:
+			co.shims_remove |= parse_shims(optarg);
+			break;
+		case OPT_PIPE:
+			co.mode = PD_MODE_PIPE;
+			break;
+		case OPT_FILE:
+			co.mode = PD_MODE_FILE;
+			break;
+		case OPT_COMPRESS:
+			co.compress = 1;
+			if (optarg) {
+				char *end;
+				long l = strtol(optarg, &end, 10);
+
+				if (*end || l < 1 || l > 22)
+					pd_usage_error("compression level must be 1..22");
+				co.compress_level = l;
+			}
+			break;
+		case OPT_DECOMPRESS:
+			co.compress = -1;
+			break;
+		case OPT_ENDIAN:
+			if (!strcmp(optarg, "little"))
+				co.endian = PD_ENDIAN_LITTLE;
+			else if (!strcmp(optarg, "big"))
+				co.endian = PD_ENDIAN_BIG;
+			else if (!strcmp(optarg, "native"))
+				co.endian = PD_ENDIAN_NATIVE;
+			else
+				pd_usage_error("--endian takes little, big or native");
+			break;
+		case OPT_EXPLAIN:
+			do_explain = true;
+			break;
+		case OPT_LIST_TARGETS:
+			list_targets();
+			return pd_cli_close_output(stdout, "<stdout>");
+		case OPT_LIST_SHIMS:
+			list_shims();
+			return pd_cli_close_output(stdout, "<stdout>");
+		case 'q':
+			pd_quiet = true;
+			break;
+		case 'v':
+			pd_verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return PD_EXIT_OK;
+		default:
+			pd_usage_error("unknown option");
+		}
+	}
+	if (optind < argc && !input)
+		input = argv[optind++];
+	if (optind < argc)
+		pd_usage_error("unexpected argument '%s'", argv[optind]);
+	if (!input)
+		input = "perf.data";
+	if (!output && !do_explain)
+		pd_usage_error("no output given (-o FILE, or -o - for standard output)");
+	if (output && !strcmp(output, "-") && !do_explain &&
+	    pd_cli_refuse_tty(stdout))
+		return PD_EXIT_USAGE;
+	if (output && same_file(input, output))
+		pd_usage_error("the output would overwrite the input '%s'", input);
+	co.dry_run = do_explain;
+	if (output && !strcmp(output, "-") && co.mode < 0)
+		co.mode = -2;	/* decided below, once the input is open */
+
+	r = pd_cli_open(input, &ro);
+	if (!r)
+		return PD_EXIT_DATA;
+	if (co.mode == -2) {
+		struct stat st;
+
+		/* a stream can only take pipe mode */
+		co.mode = fstat(STDOUT_FILENO, &st) || !S_ISREG(st.st_mode) ?
+			  PD_MODE_PIPE : -1;
+	}
+	err = pd_convert(r, output, &co, &rep, errmsg, sizeof(errmsg));
+	pd_reader__close(r);
+	if (err) {
+		pd_err("%s", errmsg[0] ? errmsg : pd_strerror(err));
+		return PD_EXIT_DATA;
+	}
+	if (do_explain) {
+		explain(input, co.target, &rep);
+		return pd_cli_close_output(stdout, "<stdout>");
+	}
+	if (pd_verbose)
+		fprintf(stderr, "%s: %llu records in, %llu out\n", pd_prog,
+			(unsigned long long)rep.records_in,
+			(unsigned long long)rep.records_out);
+	return PD_EXIT_OK;
+}
