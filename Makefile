@@ -51,6 +51,7 @@ TOOLS       := $(patsubst tools/%.c,%,$(wildcard tools/pd-*.c))
 TOOL_BINS   := $(TOOLS:%=$(B)/bin/%)
 UNIT_SRCS   := $(wildcard tests/unit/test-*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+TEST_TOOLS  := $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(wildcard tests/tools/*.c))
 
 STATIC_LIB  := $(B)/libperfdata.a
 SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
@@ -106,7 +107,12 @@ $(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(STATIC_LIB) $(COMMON_O
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(COMMON_OBJS) $(STATIC_LIB) $(LDLIBS)
 
-check: all $(UNIT_BINS)
+# Programs the shell tests use as checkers.
+$(B)/tests/tools/%: tests/tools/%.c $(STATIC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(TOOL_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+check: all $(UNIT_BINS) $(TEST_TOOLS)
 	@B=$(B) PD_SAN="$(SAN)" tests/run.sh
 
 asan:

@@ -452,13 +452,8 @@ static int copy_features(struct conv *c)
 
 		if (!data || !pd_features__seen(f, feat))
 			continue;
-		if (!size && !may_be_empty(feat)) {
-			if (c->in_mode == PD_MODE_PIPE)
-				c->rep->dropped[PD_SHIM_PIPE_MARKER]++;
-			if (!on(c, PD_SHIM_PIPE_MARKER) && c->w)
-				pd_writer__set_feature(c->w, feat, data, 0);
-			continue;
-		}
+		if (!size && !may_be_empty(feat))
+			continue;	/* malformed: the reader warned */
 		if (feat == PD_FEAT_COMPRESSED)
 			continue;	/* the writer says how it compressed */
 		if (c->t && on(c, PD_SHIM_FEATURES) &&
@@ -815,19 +810,34 @@ static uint32_t pipe_marker(const struct conv *c)
 	const struct pd_features *f = pd_reader__features(c->r);
 	unsigned int feat, highest = 0;
 
+	uint64_t in = pd_reader__header(c->r)->pipe_feature_marker;
+
+	if (in && !on(c, PD_SHIM_PIPE_MARKER))
+		return in;
 	if (c->t) {
 		/* readers without HEADER_FEATURE get no features at all */
 		return pd_perf_target__knows_record(c->t, PD_RECORD_HEADER_FEATURE) ?
 		       c->t->last_feature : 0;
 	}
-	for (feat = 1; f && feat < PD_FEAT_BITS; feat++) {
-		if (!f->raw[feat].data || !pd_features__seen(f, feat))
-			continue;
-		if (!f->raw[feat].size && !may_be_empty(feat))
-			return feat;
-		highest = feat;
-	}
+	if (in)
+		return in;
+	for (feat = 1; f && feat < PD_FEAT_BITS; feat++)
+		if (pd_features__seen(f, feat))
+			highest = feat;
 	return highest + 1;
+}
+
+/* For the report: what becomes of the input's end-of-features marker. */
+static void count_marker(struct conv *c)
+{
+	uint64_t in = pd_reader__header(c->r)->pipe_feature_marker;
+
+	if (!in)
+		return;
+	if (c->out_mode == PD_MODE_FILE)
+		c->rep->dropped[PD_SHIM_PIPE_MARKER]++;
+	else if (pipe_marker(c) != in)
+		c->rep->changed[PD_SHIM_PIPE_MARKER]++;
 }
 
 static int open_writer(struct conv *c, const char *out)
@@ -905,6 +915,7 @@ PD_EXPORT int pd_convert(struct pd_reader *r, const char *out,
 	err = plan_evsels(c);
 	if (err)
 		goto out;
+	count_marker(c);
 	if (!o.dry_run) {
 		err = open_writer(c, out);
 		if (err)

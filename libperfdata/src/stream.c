@@ -103,8 +103,14 @@ static int process_header_record(struct pd_reader *r, const uint8_t *p,
 					     "FEATURE record of %u bytes is too small",
 					     size);
 		feat = pd_get64(p + 8, sw);
-		if (size == 16 && feat >= PD_FEAT_PMU_CAPS) {
-			/* the writer's end-of-features marker */
+		if (size == 16 && feat != PD_FEAT_BRANCH_STACK &&
+		    feat != PD_FEAT_STAT) {
+			/*
+			 * The writer's end-of-features marker: its last
+			 * feature id (24 from perf 4.x, 32 from 6.1), empty.
+			 * No other feature is empty.
+			 */
+			r->hdr.pipe_feature_marker = feat;
 			r->header_done = true;
 			return 0;
 		}

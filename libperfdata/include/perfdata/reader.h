@@ -86,6 +86,9 @@ struct pd_header_info {
 	uint64_t file_size;		/* 0 when unknown (stream) */
 	/* data.size was 0 (recorder killed): data runs to the end of file */
 	bool data_size_was_zero;
+	/* pipe mode: id of the empty HEADER_FEATURE that ended the
+	 * features (the writer's last feature), 0 if none was seen */
+	uint64_t pipe_feature_marker;
 };
 
 /* An event selector: one perf_event_attr and its sample ids. */

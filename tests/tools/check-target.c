@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * check-target TARGET FILE: does FILE keep the rules the compat table
+ * states for perf TARGET? Prints one line per violation, exits 1 if any.
+ *
+ * Rules: every attr no larger than the target accepts (and, in pipe mode
+ * for readers that place HEADER_ATTR ids by their own struct size,
+ * exactly that size); sample_type, read_format and layout-changing
+ * branch bits within what it decodes; every record type known to it;
+ * every feature known to it; MMAP2 build-id and CPU-map RANGE forms only
+ * for readers that know them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <perfdata/compat.h>
+#include <perfdata/features.h>
+#include <perfdata/reader.h>
+
+static int bad;
+
+#define VIOLATION(...) do { printf(__VA_ARGS__); putchar('\n'); bad++; } while (0)
+
+int main(int argc, char **argv)
+{
+	const struct pd_perf_target *t;
+	const struct pd_header_info *h;
+	const struct pd_features *f;
+	const struct pd_event *ev;
+	struct pd_reader *r;
+	unsigned int feat;
+	size_t i;
+	int err;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: check-target TARGET FILE\n");
+		return 2;
+	}
+	t = pd_perf_target__find(argv[1]);
+	if (!t) {
+		fprintf(stderr, "unknown target %s\n", argv[1]);
+		return 2;
+	}
+	r = pd_reader__open(argv[2], NULL);
+	if (!r) {
+		fprintf(stderr, "%s\n", pd_reader__open_errmsg());
+		return 2;
+	}
+	pd_reader__read_header(r);
+	h = pd_reader__header(r);
+	for (i = 0; i < pd_reader__nr_evsels(r); i++) {
+		const struct pd_evsel *e = pd_reader__evsel(r, i);
+		const struct pd_attr *a = &e->attr;
+		uint64_t bst = a->branch_sample_type &
+			       (PD_BRANCH_HW_INDEX | PD_BRANCH_COUNTERS);
+
+		if (e->attr_size_on_disk > t->attr_size_max)
+			VIOLATION("attr %zu: size %u > %u", i,
+				  e->attr_size_on_disk, t->attr_size_max);
+		if (h->mode == PD_MODE_PIPE &&
+		    !(t->flags & PD_TGT_PIPE_ATTR_BY_SIZE) &&
+		    e->attr_size_on_disk != t->attr_size)
+			VIOLATION("attr %zu: pipe-mode size %u != %u", i,
+				  e->attr_size_on_disk, t->attr_size);
+		if (a->sample_type & ~t->sample_type)
+			VIOLATION("attr %zu: sample_type bits 0x%llx unknown", i,
+				  (unsigned long long)(a->sample_type & ~t->sample_type));
+		if ((a->sample_type & PD_SAMPLE_READ) &&
+		    (a->read_format & ~t->read_format))
+			VIOLATION("attr %zu: read_format bits 0x%llx unknown", i,
+				  (unsigned long long)(a->read_format & ~t->read_format));
+		if ((a->sample_type & PD_SAMPLE_BRANCH_STACK) &&
+		    (bst & ~t->branch_sample_type))
+			VIOLATION("attr %zu: branch_sample_type bits 0x%llx unknown",
+				  i, (unsigned long long)(bst & ~t->branch_sample_type));
+	}
+	f = pd_reader__features(r);
+	for (feat = 1; f && feat < PD_FEAT_BITS; feat++)
+		if (pd_features__seen(f, feat) && f->raw[feat].size &&
+		    !pd_perf_target__knows_feature(t, feat))
+			VIOLATION("feature %u unknown", feat);
+	while ((err = pd_reader__next(r, &ev)) > 0) {
+		if (!pd_perf_target__knows_record(t, ev->type))
+			VIOLATION("offset 0x%llx: record type %u unknown",
+				  (unsigned long long)ev->offset, ev->type);
+		if (ev->type == PD_RECORD_MMAP2 && ev->u.mmap.has_build_id &&
+		    !(t->flags & PD_TGT_MMAP2_BUILD_ID))
+			VIOLATION("offset 0x%llx: MMAP2 with a build id",
+				  (unsigned long long)ev->offset);
+		if (ev->type == PD_RECORD_CPU_MAP && ev->u.cpu_map.encoding == 2 &&
+		    !(t->flags & PD_TGT_CPU_MAP_RANGE))
+			VIOLATION("offset 0x%llx: CPU map in RANGE form",
+				  (unsigned long long)ev->offset);
+		if (bad > 20)
+			break;
+	}
+	if (err < 0) {
+		printf("%s\n", pd_reader__errmsg(r));
+		bad++;
+	}
+	if (h->version == 2 && pd_reader__stats(r)->nr_events[PD_RECORD_COMPRESSED] &&
+	    !pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED))
+		VIOLATION("compressed records");
+	pd_reader__close(r);
+	return bad ? 1 : 0;
+}
