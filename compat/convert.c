@@ -178,6 +178,9 @@ static void choose_shims(struct conv *c)
 			c->compress = PD_RECORD_COMPRESSED;
 		if (on(c, PD_SHIM_DECOMPRESS))
 			c->compress = 0;
+		/* perf report (6.1) cannot decompress a pipe: only on demand */
+		if (t && c->out_mode == PD_MODE_PIPE && c->o->compress == 0)
+			c->compress = 0;
 	}
 	if (compressed_in && !c->compress)
 		c->rep->changed[PD_SHIM_DECOMPRESS]++;
@@ -742,6 +745,15 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 				   pd_reader__name(c->r),
 				   (unsigned long long)ev->offset);
 		return err;
+	}
+	if (ev->type == PD_RECORD_HEADER_TRACING_DATA) {
+		/* after the features of a pipe: passed on as it comes */
+		if (!c->w || !ev->u.tracing_data.data)
+			return 0;
+		err = pd_writer__set_feature(c->w, PD_FEAT_TRACING_DATA,
+					     ev->u.tracing_data.data,
+					     ev->u.tracing_data.size);
+		return err ? fail(c, err, "%s", pd_writer__errmsg(c->w)) : 0;
 	}
 	if (pipe_header_record(ev->type))
 		return 0;	/* carried by the features and attrs */

@@ -431,6 +431,9 @@ PD_EXPORT int pd_writer__add_evsel(struct pd_writer *w,
 
 /* ---- features ---- */
 
+static int emit_tracing_data(struct pd_writer *w);
+static int emit_build_ids(struct pd_writer *w);
+
 PD_EXPORT int pd_writer__set_feature(struct pd_writer *w, unsigned int feat,
 				     const void *data, size_t size)
 {
@@ -438,7 +441,8 @@ PD_EXPORT int pd_writer__set_feature(struct pd_writer *w, unsigned int feat,
 
 	if (feat == 0 || feat >= PD_FEAT_BITS)
 		return -EINVAL;
-	if (w->started && w->mode == PD_MODE_PIPE)
+	if (w->started && w->mode == PD_MODE_PIPE &&
+	    feat != PD_FEAT_TRACING_DATA && feat != PD_FEAT_BUILD_ID)
 		return wr_error(w, -EBUSY,
 				"feature %u set after the first record of a pipe", feat);
 	copy = malloc(size ? size : 1);
@@ -449,6 +453,12 @@ PD_EXPORT int pd_writer__set_feature(struct pd_writer *w, unsigned int feat,
 	w->feat[feat].data = copy;
 	w->feat[feat].size = size;
 	w->feat[feat].set = true;
+	/* a pipe already under way takes these as records, as perf sends them */
+	if (w->started && w->mode == PD_MODE_PIPE) {
+		if (feat == PD_FEAT_TRACING_DATA)
+			return emit_tracing_data(w);
+		return emit_build_ids(w);
+	}
 	return 0;
 }
 

@@ -93,7 +93,8 @@ int pd_writer__add_evsel(struct pd_writer *w, const struct pd_attr *attr,
  * in a file). Replaces an earlier one. File mode: written by finish. Pipe
  * mode: sent before the first record, as HEADER_FEATURE records, except
  * TRACING_DATA (a TRACING_DATA record and its blob) and BUILD_ID (one
- * HEADER_BUILD_ID record per entry).
+ * HEADER_BUILD_ID record per entry), which may also be set once records
+ * are flowing and are then sent at once.
  */
 int pd_writer__set_feature(struct pd_writer *w, unsigned int feat,
 			   const void *data, size_t size);
