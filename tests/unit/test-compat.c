@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The table of what each perf version understands (compat/targets.c):
+ * lookup, order, and the facts read off perf's code of each version.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <perfdata/compat.h>
+#include <perfdata/format.h>
+
+#include "tap.h"
+
+static const struct pd_perf_target *T(const char *name)
+{
+	return pd_perf_target__find(name);
+}
+
+static int subset(uint64_t a, uint64_t b)
+{
+	return (a & ~b) == 0;
+}
+
+/* Is upstream u no more permissive than the RHEL build r of its base? */
+static void check_not_looser(const char *u_name, const char *r_name)
+{
+	const struct pd_perf_target *u = T(u_name), *r = T(r_name);
+
+	if (!u || !r) {
+		CHECK(0, "%s and %s exist", u_name, r_name);
+		return;
+	}
+	CHECK(u->attr_size_max <= r->attr_size_max &&
+	      subset(u->sample_type, r->sample_type) &&
+	      subset(u->read_format, r->read_format) &&
+	      subset(u->branch_sample_type, r->branch_sample_type) &&
+	      subset(u->kernel_records, r->kernel_records) &&
+	      u->user_record_max <= r->user_record_max &&
+	      u->last_feature <= r->last_feature,
+	      "%s reads nothing %s does not", u_name, r_name);
+}
+
+int main(void)
+{
+	const struct pd_perf_target *const *all = pd_perf_targets();
+	const struct pd_perf_target *t, *prev_up = NULL;
+	int n, i, j, ordered = 1, attr_ok = 1, names_unique = 1;
+	int feats_ok = 1, texts_ok = 1, sizes_ok = 1, masks_ok = 1;
+	int no_kernel_skip = 1;
+
+	for (n = 0; all[n]; n++)
+		;
+	CHECK(n == 13, "13 targets listed (%d)", n);
+
+	for (i = 0; all[i]; i++) {
+		t = all[i];
+		if (i && t->version < all[i - 1]->version)
+			ordered = 0;
+		if (strncmp(t->name, "rhel", 4)) {
+			if (prev_up && t->attr_size_max < prev_up->attr_size_max)
+				attr_ok = 0;
+			prev_up = t;
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(all[j]->name, t->name))
+				names_unique = 0;
+		if (!pd_perf_target__knows_feature(t, t->last_feature - 1) ||
+		    pd_perf_target__knows_feature(t, t->last_feature) ||
+		    pd_perf_target__knows_feature(t, PD_FEAT_RESERVED) ||
+		    !pd_perf_target__knows_feature(t, PD_FEAT_TRACING_DATA))
+			feats_ok = 0;
+		if (!t->description || !*t->description || !t->fails_on_attr ||
+		    !*t->fails_on_attr || !t->fails_on_record ||
+		    !*t->fails_on_record)
+			texts_ok = 0;
+		if (t->attr_size != t->attr_size_max)
+			sizes_ok = 0;
+		if (t->sample_type & ~PD_SAMPLE_KNOWN_MASK ||
+		    t->read_format & ~0x1fULL ||
+		    t->branch_sample_type & ~(PD_BRANCH_HW_INDEX | PD_BRANCH_COUNTERS) ||
+		    t->kernel_records & 1 ||
+		    t->user_record_max > PD_RECORD_USER_MAX)
+			masks_ok = 0;
+		if (t->flags & PD_TGT_SKIPS_UNKNOWN_KERNEL)
+			no_kernel_skip = 0;
+	}
+	CHECK(ordered, "targets listed oldest perf code first");
+	CHECK(attr_ok, "attr_size_max never decreases among upstream targets");
+	CHECK(names_unique, "target names are unique");
+	CHECK(feats_ok, "knows_feature: 1 .. last_feature - 1, never 0");
+	CHECK(texts_ok, "every target has a description and failure texts");
+	CHECK(sizes_ok, "every reader accepts exactly its own sizeof(attr)");
+	CHECK(masks_ok, "bit sets stay within what the format defines");
+	CHECK(no_kernel_skip, "no perf skips unknown kernel records");
+	CHECK(!strcmp(all[0]->name, "3.10"), "the oldest target is 3.10");
+	CHECK(!strcmp(all[n - 1]->name, "6.16"), "the newest target is 6.16");
+
+	/* lookup */
+	t = T("4.18");
+	CHECK(t && !strcmp(t->name, "4.18"), "find(\"4.18\")");
+	t = T("rhel8");
+	CHECK(t && !strcmp(t->name, "rhel8"), "find(\"rhel8\")");
+	CHECK(T("newest") && T("newest") == T("6.16"), "find(\"newest\") is 6.16");
+	errno = 0;
+	CHECK(!T("nope") && errno == ENOENT, "find(\"nope\") fails with ENOENT");
+	errno = 0;
+	CHECK(!T("6.1.0") && errno == ENOENT, "find(\"6.1.0\"): exact names only");
+
+	/* record types */
+	CHECK(pd_perf_target__knows_record(T("6.1"), PD_RECORD_FINISHED_INIT),
+	      "6.1 knows FINISHED_INIT (82)");
+	CHECK(!pd_perf_target__knows_record(T("6.1"), PD_RECORD_COMPRESSED2),
+	      "6.1 does not know COMPRESSED2 (83)");
+	CHECK(pd_perf_target__knows_record(T("6.16"), PD_RECORD_COMPRESSED2),
+	      "6.16 knows COMPRESSED2 (83)");
+	CHECK(!pd_perf_target__knows_record(T("6.16"), PD_RECORD_BPF_METADATA),
+	      "6.16 does not know BPF_METADATA (84, 6.17)");
+	CHECK(!pd_perf_target__knows_record(T("4.18"), PD_RECORD_FINISHED_INIT),
+	      "4.18 does not know FINISHED_INIT (82)");
+	CHECK(pd_perf_target__knows_record(T("4.18"), PD_RECORD_HEADER_FEATURE) &&
+	      !pd_perf_target__knows_record(T("4.18"), PD_RECORD_COMPRESSED),
+	      "4.18: HEADER_FEATURE (80) is its last perf-tool type");
+	CHECK(pd_perf_target__knows_record(T("3.10"), PD_RECORD_FINISHED_ROUND) &&
+	      !pd_perf_target__knows_record(T("3.10"), PD_RECORD_ID_INDEX),
+	      "3.10: FINISHED_ROUND (68) is its last perf-tool type");
+	CHECK(!pd_perf_target__knows_record(T("3.10"), PD_RECORD_MMAP2) &&
+	      pd_perf_target__knows_record(T("3.10"), PD_RECORD_SAMPLE),
+	      "3.10 delivers types 1-9 only, no MMAP2");
+	CHECK(pd_perf_target__knows_record(T("4.1"), PD_RECORD_MMAP2) &&
+	      !pd_perf_target__knows_record(T("4.1"), PD_RECORD_AUX),
+	      "4.1 knows MMAP2 but not the kernel's AUX yet");
+	CHECK(pd_perf_target__knows_record(T("4.1"), PD_RECORD_ID_INDEX) &&
+	      !pd_perf_target__knows_record(T("4.1"), PD_RECORD_AUXTRACE_INFO),
+	      "4.1: ID_INDEX (69) is its last perf-tool type");
+	CHECK(pd_perf_target__knows_record(T("4.3"), PD_RECORD_SWITCH_CPU_WIDE) &&
+	      pd_perf_target__knows_record(T("4.3"), PD_RECORD_AUXTRACE_ERROR) &&
+	      !pd_perf_target__knows_record(T("4.3"), PD_RECORD_THREAD_MAP),
+	      "4.3 knows SWITCH_CPU_WIDE and AUXTRACE_ERROR, not THREAD_MAP");
+	CHECK(pd_perf_target__knows_record(T("5.4"), PD_RECORD_KSYMBOL) &&
+	      pd_perf_target__knows_record(T("5.4"), PD_RECORD_COMPRESSED) &&
+	      !pd_perf_target__knows_record(T("5.4"), PD_RECORD_CGROUP),
+	      "5.4 knows KSYMBOL and COMPRESSED, not CGROUP");
+	CHECK(pd_perf_target__knows_record(T("5.10"), PD_RECORD_TEXT_POKE) &&
+	      !pd_perf_target__knows_record(T("5.10"), PD_RECORD_AUX_OUTPUT_HW_ID),
+	      "5.10 knows TEXT_POKE, not AUX_OUTPUT_HW_ID");
+	CHECK(pd_perf_target__knows_record(T("6.1"), PD_RECORD_AUX_OUTPUT_HW_ID),
+	      "6.1 knows AUX_OUTPUT_HW_ID");
+	CHECK(pd_perf_target__knows_record(T("4.18"), PD_RECORD_NAMESPACES) &&
+	      !pd_perf_target__knows_record(T("rhel7"), PD_RECORD_NAMESPACES),
+	      "RHEL 7 perf delivers no NAMESPACES, upstream 4.18 does");
+	CHECK(!pd_perf_target__knows_record(T("rhel8"), PD_RECORD_KSYMBOL),
+	      "RHEL 8.1 perf knows no KSYMBOL");
+	CHECK(!pd_perf_target__knows_record(T("6.16"), PD_RECORD_CALLCHAIN_DEFERRED),
+	      "6.16 knows no CALLCHAIN_DEFERRED");
+	CHECK(!pd_perf_target__knows_record(T("6.16"), 0) &&
+	      !pd_perf_target__knows_record(T("6.16"), 40),
+	      "type 0 and unassigned kernel types are unknown");
+
+	/* attr sizes */
+	CHECK(T("4.18")->attr_size_max == 112, "4.18 accepts attrs up to 112");
+	CHECK(T("6.1")->attr_size_max == 128, "6.1 accepts attrs up to 128");
+	CHECK(T("3.10")->attr_size_max == 96, "3.10 accepts attrs up to 96");
+	CHECK(T("rhel7")->attr_size_max == 112, "RHEL 7 perf accepts 112");
+	CHECK(T("5.10")->attr_size_max == 120, "5.10 accepts attrs up to 120");
+	CHECK(T("5.14")->attr_size_max == 128, "5.14 accepts attrs up to 128");
+	CHECK(T("6.6")->attr_size_max == 136 && T("6.16")->attr_size_max == 136,
+	      "6.6 and 6.16 accept attrs up to 136");
+
+	/* sample_type, read_format, branch bits */
+	CHECK(!(T("3.10")->sample_type & PD_SAMPLE_READ) &&
+	      (T("4.1")->sample_type & PD_SAMPLE_READ),
+	      "3.10 refuses sample READ, 4.1 decodes it");
+	CHECK(!(T("3.10")->sample_type & PD_SAMPLE_IDENTIFIER) &&
+	      (T("4.1")->sample_type & PD_SAMPLE_IDENTIFIER),
+	      "IDENTIFIER: not in 3.10, in 4.1");
+	CHECK(!(T("4.3")->sample_type & PD_SAMPLE_PHYS_ADDR) &&
+	      (T("4.18")->sample_type & PD_SAMPLE_PHYS_ADDR),
+	      "PHYS_ADDR: not in 4.3, in 4.18");
+	CHECK(!(T("5.4")->sample_type & PD_SAMPLE_AUX) &&
+	      (T("5.10")->sample_type & PD_SAMPLE_AUX),
+	      "AUX sample: not in 5.4, in 5.10");
+	CHECK(!(T("5.10")->sample_type & PD_SAMPLE_WEIGHT_STRUCT) &&
+	      (T("5.14")->sample_type & PD_SAMPLE_WEIGHT_STRUCT),
+	      "WEIGHT_STRUCT: not in 5.10, in 5.14");
+	CHECK(T("6.16")->sample_type == PD_SAMPLE_KNOWN_MASK,
+	      "6.16 decodes every sample bit up to WEIGHT_STRUCT");
+	CHECK(!(T("5.14")->read_format & PD_FORMAT_LOST) &&
+	      (T("6.1")->read_format & PD_FORMAT_LOST),
+	      "read_format LOST: not in 5.14, in 6.1");
+	CHECK(!(T("5.4")->branch_sample_type & PD_BRANCH_HW_INDEX) &&
+	      (T("5.10")->branch_sample_type & PD_BRANCH_HW_INDEX),
+	      "branch hw_idx: not in 5.4, in 5.10");
+	CHECK(!(T("6.6")->branch_sample_type & PD_BRANCH_COUNTERS) &&
+	      (T("6.16")->branch_sample_type & PD_BRANCH_COUNTERS),
+	      "branch counters: not in 6.6, in 6.16");
+
+	/* features */
+	CHECK(T("3.10")->last_feature == 18 && T("4.1")->last_feature == 18,
+	      "3.10 and 4.1 end at GROUP_DESC (17)");
+	CHECK(T("4.18")->last_feature == 23 && T("rhel8")->last_feature == 24,
+	      "4.18 ends at MEM_TOPOLOGY, RHEL 8 has CLOCKID backported");
+	CHECK(T("5.4")->last_feature == 28 && T("5.10")->last_feature == 30,
+	      "5.4 ends at COMPRESSED, 5.10 at CLOCK_DATA");
+	CHECK(pd_perf_target__knows_feature(T("6.16"), PD_FEAT_PMU_CAPS) &&
+	      !pd_perf_target__knows_feature(T("6.16"), PD_FEAT_CPU_DOMAIN_INFO),
+	      "6.16 knows PMU_CAPS, not CPU_DOMAIN_INFO");
+
+	/* flags */
+	CHECK(!(T("6.1")->flags & PD_TGT_PIPE_ATTR_BY_SIZE) &&
+	      (T("6.6")->flags & PD_TGT_PIPE_ATTR_BY_SIZE),
+	      "pipe HEADER_ATTR ids by attr.size: not 6.1, 6.6");
+	CHECK(!(T("6.6")->flags & PD_TGT_SKIPS_UNKNOWN_USER) &&
+	      (T("6.16")->flags & PD_TGT_SKIPS_UNKNOWN_USER),
+	      "unknown perf-tool types skipped: not 6.6, 6.16");
+	CHECK(!(T("5.14")->flags & PD_TGT_CPU_MAP_RANGE) &&
+	      (T("6.1")->flags & PD_TGT_CPU_MAP_RANGE) &&
+	      (T("6.1")->flags & PD_TGT_ID_INDEX_EXT),
+	      "CPU map RANGE and ID_INDEX extension: not 5.14, 6.1");
+	CHECK(!(T("5.10")->flags & PD_TGT_MMAP2_BUILD_ID) &&
+	      (T("5.14")->flags & PD_TGT_MMAP2_BUILD_ID),
+	      "MMAP2 build ids: not 5.10, 5.14");
+	CHECK(!(T("5.4")->flags & PD_TGT_TIME_CONV_EXT) &&
+	      (T("5.10")->flags & PD_TGT_TIME_CONV_EXT) &&
+	      (T("5.10")->flags & PD_TGT_BUILD_ID_SIZE),
+	      "TIME_CONV extension and build-id size: not 5.4, 5.10");
+	CHECK(!(T("4.3")->flags & PD_TGT_PIPE_FEATURE_ID_FATAL) &&
+	      (T("4.18")->flags & PD_TGT_PIPE_FEATURE_ID_FATAL) &&
+	      (T("rhel7")->flags & PD_TGT_PIPE_FEATURE_ID_FATAL),
+	      "pipe feature ids past the last abort perf report: 4.18, RHEL 7");
+
+	/* RHEL builds against their upstream base */
+	check_not_looser("3.10", "rhel7");
+	check_not_looser("4.18", "rhel8");
+	check_not_looser("5.14", "rhel9");
+	t = T("rhel9");
+	CHECK(t && t->sample_type == T("5.14")->sample_type &&
+	      t->user_record_max == T("5.14")->user_record_max &&
+	      t->flags == T("5.14")->flags,
+	      "rhel9 carries the upstream 5.14 facts");
+	CHECK(T("rhel7")->version > T("3.10")->version,
+	      "RHEL 7 perf code is newer than upstream 3.10");
+
+	return tap_done();
+}
