@@ -473,6 +473,21 @@ PD_EXPORT void pd_writer__clear_feature(struct pd_writer *w, unsigned int feat)
 }
 
 /*
+ * CPU_TOPOLOGY's per-cpu arrays are as long as NRCPUS' first word (cpus
+ * available) says: with NRCPUS at hand the layout is known, not guessed.
+ */
+static int swap_feature(struct pd_writer *w, unsigned int feat, uint8_t *p)
+{
+	size_t size = w->feat[feat].size;
+
+	if (feat == PD_FEAT_CPU_TOPOLOGY && w->feat[PD_FEAT_NRCPUS].set &&
+	    w->feat[PD_FEAT_NRCPUS].size >= 4)
+		return pd__feat_swap_cpu_topology(p, size, true,
+				pd_get32(w->feat[PD_FEAT_NRCPUS].data, false));
+	return pd__feat_swap(feat, p, size, true);
+}
+
+/*
  * A feature section in the output's byte order, in a buffer the caller
  * frees; NULL (and a warning) if it cannot be converted.
  */
@@ -483,7 +498,7 @@ static uint8_t *feature_out(struct pd_writer *w, unsigned int feat)
 	if (!p)
 		return NULL;
 	memcpy(p, w->feat[feat].data, w->feat[feat].size);
-	if (w->swap && pd__feat_swap(feat, p, w->feat[feat].size, true)) {
+	if (w->swap && swap_feature(w, feat, p)) {
 		pd__warn(&w->log, "feature %u cannot be converted to the other byte order: dropped",
 			 feat);
 		free(p);
