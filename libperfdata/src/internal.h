@@ -36,6 +36,11 @@ void pd__log(struct pd_logger *l, enum pd_log_level level, const char *fmt, ...)
 #define pd__info(l, ...) pd__log(l, PD_LOG_INFO, __VA_ARGS__)
 #define pd__debug(l, ...) pd__log(l, PD_LOG_DEBUG, __VA_ARGS__)
 
+static inline bool pd_host_is_be(void)
+{
+	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+}
+
 static inline uint16_t pd_bswap16(uint16_t v) { return __builtin_bswap16(v); }
 static inline uint32_t pd_bswap32(uint32_t v) { return __builtin_bswap32(v); }
 static inline uint64_t pd_bswap64(uint64_t v) { return __builtin_bswap64(v); }

@@ -462,7 +462,7 @@ static int open_file_mode(struct pd_reader *r, const uint8_t *magic16)
 					     (unsigned long long)as);
 	}
 	h->needs_swap = r->swap;
-	h->big_endian = (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) != r->swap;
+	h->big_endian = pd_host_is_be() != r->swap;
 	hsize = pd_get64(buf + 8, r->swap);
 	if (hsize != PD_FILE_HEADER_SIZE && hsize != PD_FILE_HEADER_SIZE_V0)
 		return pd__set_error(r, -PD_ERR_BAD_HEADER, 8,
@@ -572,7 +572,7 @@ static int open_common(struct pd_reader *r)
 		r->hdr.mode = PD_MODE_PIPE;
 		r->hdr.size = PD_PIPE_HEADER_SIZE;
 		r->hdr.needs_swap = r->swap;
-		r->hdr.big_endian = (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) != r->swap;
+		r->hdr.big_endian = pd_host_is_be() != r->swap;
 		r->hdr.file_size = r->in.size;
 		r->data_end = UINT64_MAX;
 		pd_input_consume(&r->in, 16);

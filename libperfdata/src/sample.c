@@ -95,10 +95,11 @@ static const void *bytes(struct walk *w, uint64_t n)
 
 /*
  * Branch flags written by a big-endian host: its compiler allocated the
- * bitfields from the most significant bit down. Rebuild them in the
- * little-endian allocation the rest of the library uses.
+ * bitfields from the most significant bit down; the rest of the library
+ * uses the little-endian allocation. Moves every field from one
+ * allocation to the other, either way.
  */
-static uint64_t branch_flags_from_be(uint64_t v)
+static uint64_t branch_flags_realloc(uint64_t v, bool to_be)
 {
 	static const uint8_t widths[] = { 1, 1, 1, 1, 16, 4, 2, 4, 3, 31 };
 	unsigned int i, be_shift = 64, le_shift = 0;
@@ -108,32 +109,13 @@ static uint64_t branch_flags_from_be(uint64_t v)
 		uint64_t mask = (1ULL << widths[i]) - 1;
 
 		be_shift -= widths[i];
-		out |= ((v >> be_shift) & mask) << le_shift;
+		if (to_be)
+			out |= ((v >> le_shift) & mask) << be_shift;
+		else
+			out |= ((v >> be_shift) & mask) << le_shift;
 		le_shift += widths[i];
 	}
 	return out;
-}
-
-/* The inverse: little-endian allocation to the big-endian one. */
-static uint64_t branch_flags_to_be(uint64_t v)
-{
-	static const uint8_t widths[] = { 1, 1, 1, 1, 16, 4, 2, 4, 3, 31 };
-	unsigned int i, be_shift = 64, le_shift = 0;
-	uint64_t out = 0;
-
-	for (i = 0; i < PD_ARRAY_SIZE(widths); i++) {
-		uint64_t mask = (1ULL << widths[i]) - 1;
-
-		be_shift -= widths[i];
-		out |= ((v >> le_shift) & mask) << be_shift;
-		le_shift += widths[i];
-	}
-	return out;
-}
-
-static bool host_is_be(void)
-{
-	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 }
 
 int pd__decode_read(struct pd_reader *r, const uint64_t *p, size_t words,
@@ -314,14 +296,14 @@ static int walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
 			uint64_t f;
 
 			if (swap == PD_SWAP_OUT && other_bitfields) {
-				f = branch_flags_to_be(pd_get64(ent + 16, false));
+				f = branch_flags_realloc(pd_get64(ent + 16, false), true);
 				memcpy(ent + 16, &f, 8);
 			}
 			pd_swap64_at(ent);
 			pd_swap64_at(ent + 8);
 			pd_swap64_at(ent + 16);
 			if (swap == PD_SWAP_IN && other_bitfields) {
-				f = branch_flags_from_be(pd_get64(ent + 16, false));
+				f = branch_flags_realloc(pd_get64(ent + 16, false), false);
 				memcpy(ent + 16, &f, 8);
 			}
 		}
@@ -476,14 +458,14 @@ int pd__swap_sample(struct pd_reader *r, uint8_t *rec, size_t size)
 	if (!e)
 		return 0;	/* left as is; decoding will report it */
 	return walk_sample(r, rec, size, &e->attr, PD_SWAP_IN,
-			   host_is_be() != r->hdr.big_endian, NULL);
+			   pd_host_is_be() != r->hdr.big_endian, NULL);
 }
 
 int pd__swap_sample_out(uint8_t *rec, size_t size, const struct pd_attr *a,
 			bool big_endian)
 {
 	return walk_sample(NULL, rec, size, a, PD_SWAP_OUT,
-			   host_is_be() != big_endian, NULL);
+			   pd_host_is_be() != big_endian, NULL);
 }
 
 /*

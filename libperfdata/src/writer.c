@@ -238,11 +238,6 @@ static void put_header(struct pd_writer *w, uint8_t *p, uint32_t type,
 
 /* ---- open ---- */
 
-static bool host_is_be(void)
-{
-	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-}
-
 static int open_output(struct pd_writer *w, const char *path)
 {
 	struct stat st;
@@ -316,9 +311,9 @@ PD_EXPORT struct pd_writer *pd_writer__open(const char *path,
 		goto nomem;
 	w->fd = -1;
 	w->mode = o.mode;
-	w->big_endian = o.endian == PD_ENDIAN_NATIVE ? host_is_be()
+	w->big_endian = o.endian == PD_ENDIAN_NATIVE ? pd_host_is_be()
 						     : o.endian == PD_ENDIAN_BIG;
-	w->swap = w->big_endian != host_is_be();
+	w->swap = w->big_endian != pd_host_is_be();
 	w->compress = o.compress;
 	w->level = o.compress_level;
 	w->pipe_last_feature = o.pipe_last_feature;
