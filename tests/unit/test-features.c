@@ -13,63 +13,8 @@
 #include <traceevent/event-parse.h>
 
 #include "features-internal.h"
+#include "sec.h"
 #include "tap.h"
-
-/* A section under construction. */
-struct sec {
-	uint8_t b[8192];
-	size_t n;
-	int be;
-};
-
-static void u8(struct sec *s, uint8_t v)
-{
-	s->b[s->n++] = v;
-}
-
-static void u16(struct sec *s, uint16_t v)
-{
-	int i;
-
-	for (i = 0; i < 2; i++)
-		s->b[s->n + (s->be ? 1 - i : i)] = (uint8_t)(v >> (8 * i));
-	s->n += 2;
-}
-
-static void u32(struct sec *s, uint32_t v)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		s->b[s->n + (s->be ? 3 - i : i)] = (uint8_t)(v >> (8 * i));
-	s->n += 4;
-}
-
-static void u64(struct sec *s, uint64_t v)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		s->b[s->n + (s->be ? 7 - i : i)] = (uint8_t)(v >> (8 * i));
-	s->n += 8;
-}
-
-static void bytes(struct sec *s, const void *p, size_t len)
-{
-	memcpy(s->b + s->n, p, len);
-	s->n += len;
-}
-
-/* perf_header_string: length padded to 64 with NULs */
-static void str(struct sec *s, const char *v)
-{
-	uint32_t len = (uint32_t)((strlen(v) + 1 + 63) / 64 * 64);
-
-	u32(s, len);
-	memset(s->b + s->n, 0, len);
-	memcpy(s->b + s->n, v, strlen(v));
-	s->n += len;
-}
 
 static int nr_warnings;
 static char last_warning[512];
