@@ -713,14 +713,6 @@ static int convert_sample(struct conv *c, const struct pd_event *ev)
 	return write_rec(c, c->buf, &oe->attr);
 }
 
-static bool pipe_header_record(uint32_t type)
-{
-	return type == PD_RECORD_HEADER_ATTR ||
-	       type == PD_RECORD_HEADER_EVENT_TYPE ||
-	       type == PD_RECORD_HEADER_TRACING_DATA ||
-	       type == PD_RECORD_HEADER_FEATURE;
-}
-
 static int convert_record(struct conv *c, const struct pd_event *ev)
 {
 	const struct out_evsel *oe = out_evsel(c, ev->evsel);
@@ -755,8 +747,9 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 					     ev->u.tracing_data.size);
 		return err ? fail(c, err, "%s", pd_writer__errmsg(c->w)) : 0;
 	}
-	if (pipe_header_record(ev->type))
-		return 0;	/* carried by the features and attrs */
+	if (ev->type == PD_RECORD_HEADER_EVENT_TYPE ||
+	    ev->type == PD_RECORD_HEADER_FEATURE)
+		return 0;	/* carried by the features */
 	if (ev->type == PD_RECORD_HEADER_BUILD_ID) {
 		/* pipe input: in the BUILD_ID feature; a pipe output
 		 * started already gets it as a record */
@@ -768,8 +761,10 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 		drop(c, ev, PD_SHIM_FINISHED_INIT);
 		return 0;
 	}
-	if (ev->type == PD_RECORD_AUXTRACE && knows_record(c, ev->type) &&
-	    !(c->t && !on(c, PD_SHIM_DROP_RECORDS)))
+	/* its AUX data follows it outside the record: not copied yet, so
+	 * refused unless the target drops it anyway */
+	if (ev->type == PD_RECORD_AUXTRACE &&
+	    !(c->t && on(c, PD_SHIM_DROP_RECORDS) && !knows_record(c, ev->type)))
 		return fail(c, -PD_ERR_UNSUPPORTED,
 			    "%s: offset 0x%llx: AUXTRACE data cannot be converted yet",
 			    pd_reader__name(c->r), (unsigned long long)ev->offset);

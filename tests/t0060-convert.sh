@@ -183,6 +183,23 @@ if [ -f "$fx/sleep.data" ]; then
 	check "--explain writes nothing" [ ! -e perf.data.explain ]
 fi
 
+# AUXTRACE data (Intel PT) is not copied yet: refused with file and
+# offset, unless the target drops the records anyway.
+pt=$PD_CORPUS/google_perf_data_converter/src/quipper/testdata/perf.data.intel_pt-4.14
+if [ -f "$pt" ]; then
+	"$PD_BIN/pd-convert" "$pt" -o "$tmp/pt.data" 2>"$tmp/err"
+	check "AUXTRACE: refused with exit 1" [ $? -eq 1 ]
+	check "AUXTRACE: the error names file and offset" \
+		grep -q 'intel_pt-4.14: offset 0x[0-9a-f]*: AUXTRACE' "$tmp/err"
+	check "AUXTRACE: no output" [ ! -e "$tmp/pt.data" ]
+	"$PD_BIN/pd-convert" -q --target-perf=4.1 --no-shim=drop-records "$pt" -o "$tmp/pt.data" 2>/dev/null
+	check "AUXTRACE kept by --no-shim=drop-records: refused" [ $? -eq 1 ]
+	conv --target-perf=4.1 "$pt" -o "$tmp/pt.data"
+	check "AUXTRACE dropped for 4.1: converts" [ $? -eq 0 ]
+else
+	skip "corpus file perf.data.intel_pt-4.14 absent"
+fi
+
 # Failures leave nothing behind, and never touch the input.
 cp "$TD/fp.data" "$tmp/in.data"
 sum=$(cksum <"$tmp/in.data")
