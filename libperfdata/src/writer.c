@@ -76,9 +76,8 @@ struct pd_writer {
 	uint32_t file_attr_size;
 
 	struct {
-		uint8_t *data;
+		uint8_t *data;		/* NULL: not set; never NULL when set */
 		size_t size;
-		bool set;
 	} feat[PD_FEAT_BITS];
 
 	bool started;		/* first record (or finish) reached */
@@ -447,7 +446,6 @@ PD_EXPORT int pd_writer__set_feature(struct pd_writer *w, unsigned int feat,
 	free(w->feat[feat].data);
 	w->feat[feat].data = copy;
 	w->feat[feat].size = size;
-	w->feat[feat].set = true;
 	/* a pipe already under way takes these as records, as perf sends them */
 	if (w->started && w->mode == PD_MODE_PIPE) {
 		if (feat == PD_FEAT_TRACING_DATA)
@@ -464,7 +462,6 @@ PD_EXPORT void pd_writer__clear_feature(struct pd_writer *w, unsigned int feat)
 	free(w->feat[feat].data);
 	w->feat[feat].data = NULL;
 	w->feat[feat].size = 0;
-	w->feat[feat].set = false;
 }
 
 /*
@@ -475,7 +472,7 @@ static int swap_feature(struct pd_writer *w, unsigned int feat, uint8_t *p)
 {
 	size_t size = w->feat[feat].size;
 
-	if (feat == PD_FEAT_CPU_TOPOLOGY && w->feat[PD_FEAT_NRCPUS].set &&
+	if (feat == PD_FEAT_CPU_TOPOLOGY && w->feat[PD_FEAT_NRCPUS].data &&
 	    w->feat[PD_FEAT_NRCPUS].size >= 4)
 		return pd__feat_swap_cpu_topology(p, size, true,
 				pd_get32(w->feat[PD_FEAT_NRCPUS].data, false));
@@ -577,7 +574,7 @@ static int emit_pipe_features(struct pd_writer *w)
 		uint8_t *data;
 		size_t size = w->feat[feat].size;
 
-		if (!w->feat[feat].set)
+		if (!w->feat[feat].data)
 			continue;
 		if (8 + 8 + size > PD_MAX_RECORD) {
 			pd__warn(&w->log, "feature %u (%zu bytes) does not fit a pipe-mode record: dropped",
@@ -601,9 +598,9 @@ static int emit_pipe_features(struct pd_writer *w)
 		put64(w, hdr + 8, w->pipe_last_feature);
 		err = emit(w, hdr, 16);
 	}
-	if (!err && w->feat[PD_FEAT_TRACING_DATA].set)
+	if (!err && w->feat[PD_FEAT_TRACING_DATA].data)
 		err = emit_tracing_data(w);
-	if (!err && w->feat[PD_FEAT_BUILD_ID].set)
+	if (!err && w->feat[PD_FEAT_BUILD_ID].data)
 		err = emit_build_ids(w);
 	return err;
 }
@@ -760,7 +757,7 @@ static int write_file_features(struct pd_writer *w, uint64_t bitmap[4])
 	int err = 0;
 
 	for (feat = 1; feat < PD_FEAT_BITS; feat++) {
-		if (!w->feat[feat].set)
+		if (!w->feat[feat].data)
 			continue;
 		data[feat] = feature_out(w, feat);
 		if (!data[feat])
