@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pd-fold's perf.data input: read a file or pipe with libperfdata, rebuild
+ * threads and maps, symbolize every callchain frame as `perf script` would
+ * print it, and feed the folder.
+ */
+#ifndef PD_TOOLS_FOLD_DATA_H
+#define PD_TOOLS_FOLD_DATA_H
+
+#include <stdbool.h>
+
+struct folder;
+
+struct fold_data_opts {
+	const char *symfs;	/* --symfs */
+	const char *kallsyms;	/* --kallsyms (default /proc/kallsyms) */
+	const char *vmlinux;	/* --vmlinux */
+	bool inline_frames;	/* --inline: inline frames from DWARF */
+	bool off_cpu;		/* --off-cpu: weight by time off CPU */
+};
+
+/* path: a file or "-". Returns a PD_EXIT_* code (errors printed). */
+int fold_perf_data(const char *path, const struct fold_data_opts *o,
+		   struct folder *f);
+
+#endif /* PD_TOOLS_FOLD_DATA_H */

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The folder: turns samples (a header and frames, leaf first, as
+ * `perf script` prints them) into folded stacks ("a;b;c COUNT"), with
+ * stackcollapse-perf.pl's per-frame rules (offset stripping, [unknown]
+ * fallbacks, tidying, _[k]/_[j]/_[i] annotations) and pd-fold's own
+ * filters, then prints them sorted bytewise as Perl's sort does.
+ *
+ * Both pd-fold inputs feed it: perf script text (fold-script.c) and
+ * perf.data decoded by libperfdata (fold-data.c). So the two give the
+ * same output for the same samples by construction.
+ */
+#ifndef PD_TOOLS_FOLD_H
+#define PD_TOOLS_FOLD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct fold_inline;
+
+enum fold_weight {
+	FOLD_WEIGHT_DEFAULT,	/* stackcollapse-perf.pl: period when shown, else 1 */
+	FOLD_WEIGHT_SAMPLES,	/* 1 per sample */
+	FOLD_WEIGHT_PERIOD,	/* the period (1 when there is none) */
+};
+
+enum fold_capture {
+	FOLD_CAPTURE_BOTH,
+	FOLD_CAPTURE_USER,
+	FOLD_CAPTURE_KERNEL,
+};
+
+struct fold_opts {
+	bool pid, tid;			/* --pid, --tid: comm-PID[/TID] */
+	bool annotate_kernel;		/* --kernel (and --all) */
+	bool annotate_jit;		/* --jit (and --all) */
+	bool addrs;			/* --addrs */
+	bool inline_frames;		/* --inline */
+	bool context;			/* --context (with --inline) */
+	const char *event_filter;	/* --event-filter; NULL = first event seen */
+	enum fold_weight weight;
+	enum fold_capture capture;
+	/* Selections; NULL/0 = all. */
+	const char *comm_list;		/* --comm=a,b */
+	const char *cpu_list;		/* --cpu=0-3,7 */
+	bool has_time;			/* --time=START,END (seconds.fraction) */
+	uint64_t time_start_ns, time_end_ns;	/* 0 = open end */
+	const char *filter_allow;	/* --filter=allow:FILE */
+	const char *filter_deny;	/* --filter=deny:FILE */
+	bool filter_mark;		/* --filter-mark */
+	/* --inline resolver for frames that carry a DSO path; may be NULL */
+	struct fold_inline *inliner;
+};
+
+/* One sample's header, as far as the input shows it. */
+struct fold_sample {
+	const char *comm;
+	int pid;		/* -1: not shown (stackcollapse prints "?") */
+	int tid;
+	bool has_period;
+	uint64_t period;
+	const char *event;	/* NULL: not shown */
+	int cpu;		/* -1: not shown */
+	bool has_time;
+	uint64_t time_ns;
+};
+
+struct folder;
+
+/* NULL with errno set on failure (e.g. an unreadable filter file; the
+ * message has been printed). */
+struct folder *folder__new(const struct fold_opts *opts);
+void folder__free(struct folder *f);
+
+/*
+ * Start a sample. Returns true when it is kept (event, comm, cpu and time
+ * selections), false when its frames are to be ignored. A new begin
+ * discards an unfinished sample, as stackcollapse-perf.pl does when no
+ * blank line ended it.
+ */
+bool folder__begin(struct folder *f, const struct fold_sample *s);
+
+/*
+ * One frame, leaf first: pc as printed (hex without 0x), the symbol as
+ * printed ("name+0x1f", "[unknown]", "a->b" for inlined chains) and the
+ * module as printed inside the parentheses ("/usr/bin/x",
+ * "[kernel.kallsyms]", "[unknown]").
+ */
+void folder__frame(struct folder *f, const char *pc, const char *sym,
+		   const char *mod);
+
+/* End the sample (the blank line after a callchain). */
+void folder__end(struct folder *f);
+
+/* Add one folded line "stack COUNT" (--merge). Returns false if malformed. */
+bool folder__add_folded(struct folder *f, const char *line, size_t len);
+
+/* Print every stack, sorted bytewise. 0 or -errno. */
+int folder__write(struct folder *f, FILE *out);
+
+#endif /* PD_TOOLS_FOLD_H */
