@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Symbolization: addresses to symbol names, the way perf 6.1 resolves them
+ * for `perf script`, each DSO loaded once and cached.
+ *
+ * Ownership: a pd_symbolizer owns every pd_dso, pd_sym and string it
+ * returns; they stay valid until pd_symbolizer__free().
+ */
+#ifndef PERFDATA_SYMBOLS_H
+#define PERFDATA_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <perfdata/errors.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pd_symbolizer_opts {
+	size_t sz;
+	const char *symfs;	/* prefix for every DSO path (perf --symfs) */
+	const char *buildid_dir; /* NULL: $PERF_BUILDID_DIR, else ~/.debug */
+	const char *kallsyms;	/* NULL: /proc/kallsyms */
+	const char *vmlinux;	/* NULL: none (kallsyms only) */
+	bool no_demangle;	/* raw C++/Rust names */
+	pd_log_fn log;		/* warnings: one per DSO that cannot load */
+	void *log_ctx;
+};
+
+struct pd_symbolizer;
+struct pd_dso;
+
+struct pd_sym {
+	uint64_t start;		/* in the DSO's address space (see below) */
+	uint64_t end;		/* exclusive */
+	const char *name;	/* demangled unless no_demangle */
+};
+
+struct pd_inline_frame {
+	const char *function;	/* demangled; NULL when unknown */
+	const char *file;	/* NULL when unknown */
+	unsigned int line;	/* 0 when unknown */
+};
+
+struct pd_symbolizer *pd_symbolizer__new(const struct pd_symbolizer_opts *opts);
+void pd_symbolizer__free(struct pd_symbolizer *s);
+
+/*
+ * The DSO for a mapped file. build_id may be NULL (size 0). Loads it on
+ * first use: from the build-id cache when a build id is given, else from
+ * symfs + path, following .gnu_debuglink and /usr/lib/debug/.build-id/
+ * for symbols. A file whose build id differs from the given one is not
+ * used. Never NULL except on ENOMEM: a DSO that cannot load has no
+ * symbols (and one warning is logged).
+ */
+struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s, const char *path,
+				  const uint8_t *build_id, size_t build_id_size);
+
+/* The kernel ([kernel.kallsyms]) and kernel modules ("[ext4]"), from
+ * kallsyms or vmlinux. */
+struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s);
+
+/* /tmp/perf-PID.map (or symfs-prefixed); a DSO with no symbols if absent. */
+struct pd_dso *pd_symbolizer__perf_map(struct pd_symbolizer *s, int pid);
+
+/*
+ * Symbol at addr. For ELF DSOs addr is what perf's map__map_ip() gives:
+ * ip - map start + map pgoff (file offset based, perf's adjust rules for
+ * ET_EXEC/ET_DYN applied inside). For the kernel and perf maps, the
+ * absolute address. NULL when no symbol covers addr.
+ */
+const struct pd_sym *pd_dso__find(struct pd_dso *d, uint64_t addr);
+
+/* For kernel addresses: the module name ("[ext4]") or NULL for the core
+ * kernel. */
+const char *pd_dso__kernel_module(struct pd_dso *d, uint64_t addr);
+
+/* Whether the DSO loaded (symbols found), and why not otherwise. */
+bool pd_dso__loaded(const struct pd_dso *d);
+
+/* The file symbols came from (after symfs/cache/debuglink), or NULL. */
+const char *pd_dso__symsrc(const struct pd_dso *d);
+
+/*
+ * Inline chain at addr (same address space as pd_dso__find), innermost
+ * first, as `addr2line -i -f -C` prints it: frames[0] is the innermost
+ * inlined function with the line of addr, each next one its caller with
+ * the call site's line, the last the containing out-of-line function.
+ * Returns the number
+ * of frames (0 when no DWARF covers addr) or -errno; at most max frames.
+ */
+int pd_dso__inline_frames(struct pd_dso *d, uint64_t addr,
+			  struct pd_inline_frame *frames, int max);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFDATA_SYMBOLS_H */
