@@ -1,11 +1,270 @@
 // SPDX-License-Identifier: MIT
-/* Placeholder until the session model lands. */
+/*
+ * pd-fold's perf.data input. Records are read in time order (as perf
+ * script reads them), threads and maps rebuilt by the library's session,
+ * and each sample with a callchain turned into the lines perf script would
+ * print for it; those lines go through the same parser as real perf
+ * script text. So folding a file and folding its perf script output agree
+ * by construction, quirks of stackcollapse-perf.pl's parsing included,
+ * and `--script` shows exactly what was folded.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfdata/format.h>
+#include <perfdata/reader.h>
+#include <perfdata/session.h>
+#include <perfdata/symbols.h>
+
 #include "common/cli.h"
 #include "fold-data.h"
+#include "fold-offcpu.h"
+#include "fold-script.h"
+#include "script-text.h"
+
+/* perf script's default --max-stack (PERF_MAX_STACK_DEPTH) */
+#define MAX_STACK	127
+#define LINE_MAX_LEN	8192
+
+struct fold_run {
+	const char *path;
+	const struct fold_data_opts *o;
+	struct folder *f;
+	struct fold_script_parser *parser;
+	struct pd_reader *r;
+	struct pd_symbolizer *sym;
+	struct pd_session *session;
+	struct script_text *st;
+	struct fold_offcpu *offcpu;
+	char *chain;		/* --off-cpu: a stack's frame lines */
+	size_t chain_cap;
+	struct pd_frame frames[MAX_STACK];
+	char line[LINE_MAX_LEN];
+	uint64_t nr_samples, nr_no_callchain, nr_offcpu;
+};
+
+static void emit(struct fold_run *run, size_t len)
+{
+	if (run->o->script_out) {
+		fwrite(run->line, 1, len, run->o->script_out);
+		fputc('\n', run->o->script_out);
+	} else {
+		fold_script_parser__line(run->parser, run->line, len);
+	}
+}
+
+static int fold_sample(struct fold_run *run, const struct pd_event *ev)
+{
+	const struct pd_sample *s = &ev->u.sample;
+	int32_t pid = -1, tid = -1;
+	struct pd_thread *t;
+	int n, i;
+
+	run->nr_samples++;
+	if (!script_text__has_callchain(run->st, ev)) {
+		run->nr_no_callchain++;
+		return 0;
+	}
+	if (s->sample_type & PD_SAMPLE_TID) {
+		pid = (int32_t)s->pid;
+		tid = (int32_t)s->tid;
+	}
+	t = pd_session__thread(run->session, pid, tid);
+	if (!t)
+		return -ENOMEM;
+	emit(run, script_text__header(run->st, ev, t, run->line,
+				      sizeof(run->line)));
+	n = pd_session__sample_frames(run->session, t, ev, run->frames,
+				      MAX_STACK);
+	for (i = 0; i < n; i++)
+		emit(run, script_text__frame(&run->frames[i], run->line,
+					     sizeof(run->line)));
+	run->line[0] = '\0';
+	emit(run, 0);
+	return 0;
+}
+
+/* --off-cpu: the frame lines of a sample, kept until its task runs again */
+static int keep_stack(struct fold_run *run, const struct pd_event *ev,
+		      struct pd_thread *t)
+{
+	size_t len = 0;
+	int n, i;
+
+	n = pd_session__sample_frames(run->session, t, ev, run->frames,
+				      MAX_STACK);
+	for (i = 0; i < n; i++) {
+		size_t k = script_text__frame(&run->frames[i], run->line,
+					      sizeof(run->line));
+
+		if (len + k + 1 > run->chain_cap) {
+			size_t cap = (len + k + 1) * 2;
+			char *c = realloc(run->chain, cap);
+
+			if (!c)
+				return -ENOMEM;
+			run->chain = c;
+			run->chain_cap = cap;
+		}
+		memcpy(run->chain + len, run->line, k);
+		len += k;
+		run->chain[len++] = '\n';
+	}
+	return fold_offcpu__out(run->offcpu, pd_thread__tid(t),
+				ev->u.sample.time, run->chain ? run->chain : "",
+				len);
+}
+
+/* tid runs again: fold its pending stack, weighted by the wait */
+static int resume(struct fold_run *run, int32_t pid, int32_t tid,
+		  uint64_t time)
+{
+	struct pd_thread *t;
+	const char *text, *nl;
+	uint64_t wait;
+	size_t len;
+
+	text = fold_offcpu__in(run->offcpu, tid, time, &wait, &len);
+	if (!text)
+		return 0;
+	run->nr_offcpu++;
+	t = pd_session__thread(run->session, pid, tid);
+	if (!t)
+		return -ENOMEM;
+	emit(run, snprintf(run->line, sizeof(run->line),
+			   "%s %5d %5" PRIu64 ".%06" PRIu64 ": %10" PRIu64 " off-cpu: ",
+			   pd_thread__comm(t), tid, time / 1000000000,
+			   time % 1000000000 / 1000, wait ? wait : 1));
+	for (; len; text = nl + 1) {
+		size_t k;
+
+		nl = memchr(text, '\n', len);
+		k = nl - text;
+		memcpy(run->line, text, k);
+		run->line[k] = '\0';
+		emit(run, k);
+		len -= k + 1;
+	}
+	run->line[0] = '\0';
+	emit(run, 0);
+	return 0;
+}
+
+static int offcpu_sample(struct fold_run *run, const struct pd_event *ev)
+{
+	const struct pd_sample *s = &ev->u.sample;
+	int32_t prev, next;
+	struct pd_thread *t;
+	int err;
+
+	if (fold_offcpu__is_switch(run->offcpu, ev, &prev, &next)) {
+		t = pd_session__thread(run->session, s->pid, s->tid);
+		if (!t)
+			return -ENOMEM;
+		if (script_text__has_callchain(run->st, ev)) {
+			err = keep_stack(run, ev, t);
+			if (err)
+				return err;
+		}
+		return resume(run, -1, next, s->time);
+	}
+	/* perf record --off-cpu: the wait is the period */
+	if (script_text__is_offcpu_time(run->st, ev)) {
+		run->nr_offcpu++;
+		return fold_sample(run, ev);
+	}
+	return resume(run, s->pid, s->tid, s->time);
+}
 
 int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		   struct folder *f)
 {
-	pd_err("%s: perf.data input is not implemented yet", path);
-	return PD_EXIT_DATA;
+	struct pd_reader_opts ropts = {
+		.sz = sizeof(ropts),
+		.order = PD_ORDER_TIME,
+	};
+	struct pd_symbolizer_opts sopts = {
+		.sz = sizeof(sopts),
+		.symfs = o->symfs,
+		.kallsyms = o->kallsyms,
+		.vmlinux = o->vmlinux,
+	};
+	struct pd_session_opts xopts = { .sz = sizeof(xopts) };
+	const struct pd_event *ev;
+	struct fold_run *run;
+	int ret = PD_EXIT_DATA, err;
+
+	run = calloc(1, sizeof(*run));
+	if (!run) {
+		pd_err("%s: %s", path, strerror(ENOMEM));
+		return PD_EXIT_DATA;
+	}
+	run->path = path;
+	run->o = o;
+	run->f = f;
+	run->r = pd_cli_open(path, &ropts);
+	if (!run->r)
+		goto out;
+	run->sym = pd_symbolizer__new(&sopts);
+	xopts.symbolizer = run->sym;
+	if (run->sym)
+		run->session = pd_session__new(run->r, &xopts);
+	run->st = script_text__new(run->r);
+	if (o->off_cpu) {
+		run->offcpu = fold_offcpu__new(run->r);
+		if (!run->offcpu) {
+			pd_err("%s: %s", path, strerror(ENOMEM));
+			goto out;
+		}
+	}
+	if (!o->script_out)
+		run->parser = fold_script_parser__new(f, path);
+	if (!run->sym || !run->session || !run->st ||
+	    (!o->script_out && !run->parser)) {
+		pd_err("%s: %s", path, strerror(ENOMEM));
+		goto out;
+	}
+	while ((err = pd_reader__next(run->r, &ev)) > 0) {
+		if (ev->type == PD_RECORD_SAMPLE && run->offcpu)
+			err = offcpu_sample(run, ev);
+		else if (ev->type == PD_RECORD_SAMPLE)
+			err = fold_sample(run, ev);
+		else
+			err = pd_session__event(run->session, ev);
+		/* a context switch in: the task runs again */
+		if (!err && run->offcpu &&
+		    (ev->type == PD_RECORD_SWITCH ||
+		     ev->type == PD_RECORD_SWITCH_CPU_WIDE) &&
+		    !(ev->misc & PD_MISC_SWITCH_OUT) &&
+		    (ev->sid.present & PD_SAMPLE_TID))
+			err = resume(run, ev->sid.pid, ev->sid.tid, ev->sid.time);
+		if (err < 0) {
+			pd_err("%s: offset %#" PRIx64 ": %s", path, ev->offset,
+			       pd_strerror(err));
+			goto out;
+		}
+	}
+	if (err < 0) {
+		pd_err("%s", pd_reader__errmsg(run->r));
+		goto out;
+	}
+	if (run->offcpu && !run->nr_offcpu)
+		pd_warn("%s: --off-cpu found no sched:sched_switch samples with callchains (perf record -e sched:sched_switch -g) and no offcpu-time samples (perf record --off-cpu)",
+			path);
+	else if (run->nr_samples && run->nr_samples == run->nr_no_callchain)
+		pd_warn("%s: no callchains (record with -g or --call-graph): nothing to fold",
+			path);
+	ret = PD_EXIT_OK;
+out:
+	fold_offcpu__free(run->offcpu);
+	free(run->chain);
+	fold_script_parser__free(run->parser);
+	script_text__free(run->st);
+	pd_session__free(run->session);
+	pd_symbolizer__free(run->sym);
+	pd_reader__close(run->r);
+	free(run);
+	return ret;
 }

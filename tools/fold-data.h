@@ -8,6 +8,7 @@
 #define PD_TOOLS_FOLD_DATA_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct folder;
 
@@ -17,6 +18,7 @@ struct fold_data_opts {
 	const char *vmlinux;	/* --vmlinux */
 	bool inline_frames;	/* --inline: inline frames from DWARF */
 	bool off_cpu;		/* --off-cpu: weight by time off CPU */
+	FILE *script_out;	/* --script: print perf script text instead */
 };
 
 /* path: a file or "-". Returns a PD_EXIT_* code (errors printed). */

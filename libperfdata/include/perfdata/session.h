@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The session: the state of the profiled machine as the records describe
+ * it, rebuilt the way perf rebuilds it. Threads and their names from
+ * COMM/FORK/EXIT (exec renames), address-space maps from MMAP/MMAP2 per
+ * process (threads of a process share them, a forked process gets a
+ * copy), the kernel and module maps, and the build ids that name each
+ * mapped file. Addresses resolve to a map, a DSO and a symbol through a
+ * pd_symbolizer.
+ *
+ * Feed every record, in time order (PD_ORDER_TIME), to
+ * pd_session__event(); resolve samples in between.
+ *
+ * Ownership: the session owns threads, maps and strings it returns; they
+ * stay valid until pd_session__free(). It does not own the symbolizer.
+ */
+#ifndef PERFDATA_SESSION_H
+#define PERFDATA_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <perfdata/errors.h>
+#include <perfdata/event.h>
+#include <perfdata/reader.h>
+#include <perfdata/symbols.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pd_session_opts {
+	size_t sz;
+	struct pd_symbolizer *symbolizer;	/* required */
+	pd_log_fn log;
+	void *log_ctx;
+};
+
+struct pd_session;
+struct pd_thread;
+
+/*
+ * r: the reader whose header (BUILD_ID feature) names the files; may be
+ * NULL. Build ids arriving later as records (pipe mode) or in MMAP2 are
+ * taken from pd_session__event().
+ */
+struct pd_session *pd_session__new(const struct pd_reader *r,
+				   const struct pd_session_opts *opts);
+void pd_session__free(struct pd_session *s);
+
+/* Update the state from one record (others are ignored). 0 or -errno. */
+int pd_session__event(struct pd_session *s, const struct pd_event *ev);
+
+/* The thread, created (named ":TID", as perf does) if unknown. NULL on
+ * ENOMEM. */
+struct pd_thread *pd_session__thread(struct pd_session *s, int32_t pid,
+				     int32_t tid);
+
+const char *pd_thread__comm(const struct pd_thread *t);
+int32_t pd_thread__pid(const struct pd_thread *t);
+int32_t pd_thread__tid(const struct pd_thread *t);
+
+/* One resolved address, as `perf script` shows a frame. */
+struct pd_frame {
+	uint64_t ip;		/* the address as sampled */
+	uint64_t addr;		/* in the map's terms (perf's map_ip), or ip
+				 * when no map covers it */
+	uint8_t cpumode;	/* PD_MISC_KERNEL, PD_MISC_USER, ... */
+	bool has_map;
+	bool kernel;		/* resolved in the kernel's maps */
+	const char *dso_name;	/* "/usr/lib/x.so", "[kernel.kallsyms]",
+				 * "[ext4]", "[vdso]", "/tmp/perf-1.map";
+				 * "[unknown]" without a map */
+	struct pd_dso *dso;	/* NULL without a map */
+	const struct pd_sym *sym;	/* NULL when no symbol covers it */
+};
+
+/* Resolve one address of thread t in cpumode (PD_MISC_*). */
+void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
+			 uint8_t cpumode, uint64_t ip, struct pd_frame *out);
+
+/*
+ * The frames of a sample, leaf first, as perf script lists them: the
+ * callchain with its context markers applied (the sample's ip alone when
+ * it has no callchain), at most max frames (perf's default limit is
+ * kernel.perf_event_max_stack). Returns the number of frames.
+ */
+int pd_session__sample_frames(struct pd_session *s, struct pd_thread *t,
+			      const struct pd_event *ev,
+			      struct pd_frame *frames, int max);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PERFDATA_SESSION_H */

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Per-process map lists: a sorted array, binary search to find, and
+ * overlap trimming on insert. Processes map tens to thousands of files,
+ * and lookups (one per frame) vastly outnumber inserts, so an array beats
+ * a tree here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session-maps.h"
+
+struct pd_maps *pd__maps_new(void)
+{
+	struct pd_maps *m = calloc(1, sizeof(*m));
+
+	if (m)
+		m->refcnt = 1;
+	return m;
+}
+
+struct pd_maps *pd__maps_get(struct pd_maps *m)
+{
+	if (m)
+		m->refcnt++;
+	return m;
+}
+
+void pd__maps_put(struct pd_maps *m)
+{
+	if (!m || --m->refcnt)
+		return;
+	free(m->v);
+	free(m);
+}
+
+struct pd_maps *pd__maps_clone(const struct pd_maps *m)
+{
+	struct pd_maps *c = pd__maps_new();
+
+	if (!c || !m->nr)
+		return c;
+	c->v = malloc(m->nr * sizeof(*c->v));
+	if (!c->v) {
+		free(c);
+		return NULL;
+	}
+	memcpy(c->v, m->v, m->nr * sizeof(*c->v));
+	c->nr = c->alloc = m->nr;
+	return c;
+}
+
+/* Index of the first map whose end is above addr. */
+static size_t first_ending_after(const struct pd_maps *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->v[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct pd_map *pd__maps_find(struct pd_maps *m, uint64_t addr)
+{
+	size_t i = first_ending_after(m, addr);
+
+	if (i < m->nr && m->v[i].start <= addr)
+		return &m->v[i];
+	return NULL;
+}
+
+static int reserve(struct pd_maps *m, size_t extra)
+{
+	size_t want = m->nr + extra;
+	struct pd_map *v;
+
+	if (want <= m->alloc)
+		return 0;
+	want = want < 16 ? 16 : want * 2;
+	v = realloc(m->v, want * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	m->v = v;
+	m->alloc = want;
+	return 0;
+}
+
+int pd__maps_insert(struct pd_maps *m, const struct pd_map *map)
+{
+	struct pd_map left, right;
+	bool has_left = false, has_right = false;
+	size_t i, j;
+
+	if (map->end <= map->start)
+		return 0;
+	/* at most one old map is split in two: room for two more */
+	if (reserve(m, 2))
+		return -ENOMEM;
+	i = first_ending_after(m, map->start);
+	/* maps i..j-1 overlap the new one */
+	for (j = i; j < m->nr && m->v[j].start < map->end; j++)
+		;
+	if (i < j && m->v[i].start < map->start) {
+		left = m->v[i];
+		left.end = map->start;
+		has_left = true;
+	}
+	if (i < j && m->v[j - 1].end > map->end) {
+		right = m->v[j - 1];
+		if (!right.identity)
+			right.pgoff += map->end - right.start;
+		right.start = map->end;
+		has_right = true;
+	}
+	/* replace v[i..j) by left?, map, right? */
+	{
+		size_t nnew = has_left + 1 + has_right;
+		size_t tail = m->nr - j;
+
+		memmove(&m->v[i + nnew], &m->v[j], tail * sizeof(*m->v));
+		m->nr = i + nnew + tail;
+	}
+	if (has_left)
+		m->v[i++] = left;
+	m->v[i++] = *map;
+	if (has_right)
+		m->v[i] = right;
+	return 0;
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf script's default sample text (perf 6.1, tools/perf/builtin-script.c
+ * and util/evsel_fprintf.c). Facts reproduced:
+ * - default fields per event type: COMM TID CPU TIME EVNAME and, except
+ *   for tracepoints, PERIOD IP SYM SYMOFFSET DSO; raw (and other PMU)
+ *   events add ADDR DATA_SRC WEIGHT PHYS_ADDR and page sizes; a default
+ *   field the sample_type lacks is left out silently;
+ * - tracepoints get IP SYM DSO when any tracepoint event has callchains;
+ * - "%s " for the comm when a callchain follows, else "%16s "; "%5d " tid;
+ *   "[%03d] " cpu; "%12s: " time as seconds.microseconds; "%10lu " period;
+ *   the event name right-aligned to the longest name, then ": ";
+ * - a callchain frame is a tab, "%16lx" of the map-relative address,
+ *   " name+0xoff" or " [unknown]", and " (dso)".
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfdata/evsel.h>
+#include <perfdata/format.h>
+
+#include "script-text.h"
+
+#define TYPE_TRACEPOINT	2
+#define TYPE_RAW	4
+
+struct evsel_fmt {
+	bool known;
+	bool has_callchain;
+	bool show_tid, show_cpu, show_time, show_period, show_ip;
+	bool has_tail;		/* fields after the event name */
+	char name[128];
+};
+
+struct script_text {
+	struct pd_reader *r;
+	struct evsel_fmt *fmt;
+	size_t nr_fmt;
+	int name_width;		/* fixed at the first sample, as perf does */
+	bool tp_callchain;	/* some tracepoint event has callchains */
+};
+
+struct script_text *script_text__new(struct pd_reader *r)
+{
+	struct script_text *st = calloc(1, sizeof(*st));
+
+	if (st)
+		st->r = r;
+	return st;
+}
+
+void script_text__free(struct script_text *st)
+{
+	if (!st)
+		return;
+	free(st->fmt);
+	free(st);
+}
+
+static void setup(struct script_text *st)
+{
+	size_t n = pd_reader__nr_evsels(st->r), i;
+	struct evsel_fmt *fmt;
+
+	if (n <= st->nr_fmt)
+		return;
+	fmt = realloc(st->fmt, n * sizeof(*fmt));
+	if (!fmt)
+		return;
+	memset(fmt + st->nr_fmt, 0, (n - st->nr_fmt) * sizeof(*fmt));
+	st->fmt = fmt;
+	st->nr_fmt = n;
+	for (i = 0; i < n; i++) {
+		const struct pd_evsel *e = pd_reader__evsel(st->r, i);
+
+		if (e->attr.type == TYPE_TRACEPOINT &&
+		    (e->attr.sample_type & PD_SAMPLE_CALLCHAIN))
+			st->tp_callchain = true;
+	}
+	for (i = 0; i < n; i++) {
+		const struct pd_evsel *e = pd_reader__evsel(st->r, i);
+		struct evsel_fmt *f = &st->fmt[i];
+		uint64_t st_bits = e->attr.sample_type;
+		bool tp = e->attr.type == TYPE_TRACEPOINT;
+		bool raw_like = e->attr.type == TYPE_RAW ||
+				e->attr.type >= 6;	/* PMU types */
+
+		f->known = true;
+		f->has_callchain = st_bits & PD_SAMPLE_CALLCHAIN;
+		f->show_tid = st_bits & PD_SAMPLE_TID;
+		f->show_cpu = st_bits & PD_SAMPLE_CPU;
+		f->show_time = st_bits & PD_SAMPLE_TIME;
+		f->show_period = !tp && (st_bits & PD_SAMPLE_PERIOD);
+		f->show_ip = (st_bits & PD_SAMPLE_IP) &&
+			     (!tp || st->tp_callchain);
+		if (tp || e->attr.type == 1)	/* trace fields, bpf-output */
+			f->has_tail = st_bits & PD_SAMPLE_RAW;
+		if (raw_like && e->attr.type == TYPE_RAW)
+			f->has_tail = st_bits & (PD_SAMPLE_ADDR | PD_SAMPLE_DATA_SRC |
+						 PD_SAMPLE_WEIGHT_TYPE |
+						 PD_SAMPLE_PHYS_ADDR |
+						 PD_SAMPLE_DATA_PAGE_SIZE |
+						 PD_SAMPLE_CODE_PAGE_SIZE);
+		pd_evsel__name(e, st->r, f->name, sizeof(f->name));
+	}
+	if (!st->name_width) {
+		for (i = 0; i < n; i++) {
+			int len = strlen(st->fmt[i].name);
+
+			if (len > st->name_width)
+				st->name_width = len;
+		}
+	}
+}
+
+static const struct evsel_fmt *fmt_of(struct script_text *st,
+				      const struct pd_event *ev)
+{
+	if (!ev->evsel)
+		return NULL;
+	if ((size_t)ev->evsel->idx >= st->nr_fmt)
+		setup(st);
+	if ((size_t)ev->evsel->idx >= st->nr_fmt)
+		return NULL;
+	return &st->fmt[ev->evsel->idx];
+}
+
+bool script_text__has_callchain(struct script_text *st,
+				const struct pd_event *ev)
+{
+	const struct evsel_fmt *f = fmt_of(st, ev);
+
+	return f && f->show_ip && f->has_callchain;
+}
+
+bool script_text__is_offcpu_time(struct script_text *st,
+				 const struct pd_event *ev)
+{
+	const struct evsel_fmt *f = fmt_of(st, ev);
+
+	return f && !strcmp(f->name, "offcpu-time");
+}
+
+size_t script_text__header(struct script_text *st, const struct pd_event *ev,
+			   const struct pd_thread *t, char *buf, size_t size)
+{
+	const struct evsel_fmt *f = fmt_of(st, ev);
+	const struct pd_sample *s = &ev->u.sample;
+	const char *comm = t ? pd_thread__comm(t) : ":-1";
+	size_t n = 0;
+
+#define PUT(...) do {							\
+		int _k = snprintf(buf + n, size - n, __VA_ARGS__);	\
+		if (_k > 0)						\
+			n += (size_t)_k < size - n ? (size_t)_k : size - n - 1; \
+	} while (0)
+
+	buf[0] = '\0';
+	if (!f)
+		return 0;
+	if (f->show_ip && f->has_callchain)
+		PUT("%s ", comm);
+	else
+		PUT("%16s ", comm);
+	if (f->show_tid)
+		PUT("%5d ", (int32_t)s->tid);
+	if (f->show_cpu)
+		PUT("[%03u] ", s->cpu);
+	if (f->show_time)
+		PUT("%5" PRIu64 ".%06" PRIu64 ": ", s->time / 1000000000,
+		    s->time % 1000000000 / 1000);
+	if (f->show_period)
+		PUT("%10" PRIu64 " ", s->period);
+	PUT("%*s: ", st->name_width, f->name);
+	if (f->has_tail)
+		PUT("...");
+#undef PUT
+	return n;
+}
+
+size_t script_text__frame(const struct pd_frame *f, char *buf, size_t size)
+{
+	int k;
+
+	if (f->sym)
+		k = snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)",
+			     f->addr, f->sym->name, f->addr - f->sym->start,
+			     f->dso_name);
+	else
+		k = snprintf(buf, size, "\t%16" PRIx64 " [unknown] (%s)",
+			     f->addr, f->dso_name);
+	if (k < 0)
+		return 0;
+	return (size_t)k < size ? (size_t)k : size - 1;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Samples as `perf script` (6.1, default fields) prints them: the header
+ * line and one line per callchain frame. pd-fold folds this text with the
+ * same parser that folds real `perf script` output, so both inputs give
+ * the same stacks by construction; `pd-fold --script` prints it, which
+ * makes it testable line for line against perf.
+ *
+ * Only what perf prints for samples with callchains is reproduced in
+ * full; fields perf would print after the event name (tracepoint fields,
+ * addresses of raw events) are summarized, since the folding does not
+ * read them but must know they are there.
+ */
+#ifndef PD_TOOLS_SCRIPT_TEXT_H
+#define PD_TOOLS_SCRIPT_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <perfdata/reader.h>
+#include <perfdata/session.h>
+
+struct script_text;
+
+struct script_text *script_text__new(struct pd_reader *r);
+void script_text__free(struct script_text *st);
+
+/*
+ * How perf prints this sample: true when with a callchain (header line,
+ * frame lines, blank line), false for the one-line form.
+ */
+bool script_text__has_callchain(struct script_text *st,
+				const struct pd_event *ev);
+
+/* A sample of perf's offcpu-time event (perf record --off-cpu). */
+bool script_text__is_offcpu_time(struct script_text *st,
+				 const struct pd_event *ev);
+
+/* The header line, without newline, into buf (always terminated). */
+size_t script_text__header(struct script_text *st, const struct pd_event *ev,
+			   const struct pd_thread *t, char *buf, size_t size);
+
+/* One frame line, without newline. */
+size_t script_text__frame(const struct pd_frame *f, char *buf, size_t size);
+
+#endif /* PD_TOOLS_SCRIPT_TEXT_H */
