@@ -75,9 +75,12 @@ void folder__free(struct folder *f);
 
 /*
  * Start a sample. Returns true when it is kept (event, comm, cpu and time
- * selections), false when its frames are to be ignored. A new begin
- * discards an unfinished sample, as stackcollapse-perf.pl does when no
- * blank line ended it.
+ * selections), false when its frames are to be ignored. As in
+ * stackcollapse-perf.pl, only folder__end() closes a sample: a kept begin
+ * while one is open renames it (its frames so far stay), and a rejected
+ * begin changes nothing at all (the script skips such a header line).
+ * A selection on a field the sample does not show (cpu -1, no time)
+ * keeps the sample, with one warning.
  */
 bool folder__begin(struct folder *f, const struct fold_sample *s);
 

@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The folder (see fold.h): stackcollapse-perf.pl's per-sample and
+ * per-frame rules, plus pd-fold's selections, --capture and --filter.
+ *
+ * Frames arrive leaf first; their texts are appended to one reusable
+ * buffer and their extents to one reusable array, so a sample costs no
+ * allocation. The folded key is built root first at the end of the
+ * sample, again in a reusable buffer, and only a stack not seen before is
+ * copied (into the table's arena).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cli.h"
+#include "fold.h"
+#include "fold-filter.h"
+#include "fold-inline.h"
+#include "fold-select.h"
+#include "fold-table.h"
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+struct span {
+	size_t off, len;
+};
+
+struct folder {
+	struct fold_opts o;
+	struct fold_table *table;
+	struct fold_select *select;
+	struct fold_filter *allow, *deny;
+	bool failed;		/* out of memory: reported by folder__write */
+
+	/* stackcollapse-perf.pl's event filter */
+	char *event;
+	bool event_defaulted, event_warned;
+	bool warned_cpu, warned_time;
+
+	/*
+	 * The sample being folded. As in the script, a sample is open from a
+	 * kept header to the blank line; its name and count are the last kept
+	 * header's.
+	 */
+	bool open;
+	bool java;		/* the name starts with "java": java tidying */
+	struct buf pname;
+	uint64_t count;
+	struct buf text;	/* frame names, leaf first */
+	struct span *frames;
+	size_t nframes, frames_cap;
+	bool last_cut;		/* the last frame pushed is a (cut) mark */
+
+	struct buf name;	/* one frame's name while it is tidied */
+	struct buf key;		/* the folded stack */
+	struct span *parts;	/* a frame's "a->b" parts */
+	size_t parts_cap;
+};
+
+static int buf_reserve(struct buf *b, size_t more)
+{
+	size_t cap;
+	char *p;
+
+	if (b->cap - b->len > more)
+		return 0;
+	cap = b->cap ? b->cap : 256;
+	while (cap - b->len <= more)
+		cap *= 2;
+	p = realloc(b->p, cap);
+	if (!p)
+		return -ENOMEM;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+/* Appends and keeps a NUL after the bytes (regexec wants C strings). */
+static int buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (buf_reserve(b, n) < 0)
+		return -ENOMEM;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return 0;
+}
+
+static int buf_adds(struct buf *b, const char *s)
+{
+	return buf_add(b, s, strlen(s));
+}
+
+struct folder *folder__new(const struct fold_opts *opts)
+{
+	struct folder *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->o = *opts;
+	f->table = fold_table__new();
+	if (!f->table)
+		goto fail;
+	if (opts->event_filter && *opts->event_filter) {
+		f->event = strdup(opts->event_filter);
+		if (!f->event)
+			goto fail;
+	}
+	f->select = fold_select__new(opts->comm_list, opts->cpu_list);
+	if (!f->select)
+		goto fail;
+	if (opts->filter_allow) {
+		f->allow = fold_filter__load(opts->filter_allow);
+		if (!f->allow)
+			goto fail;
+	}
+	if (opts->filter_deny) {
+		f->deny = fold_filter__load(opts->filter_deny);
+		if (!f->deny)
+			goto fail;
+	}
+	return f;
+fail:
+	{
+		int err = errno;
+
+		folder__free(f);
+		errno = err;
+	}
+	return NULL;
+}
+
+void folder__free(struct folder *f)
+{
+	if (!f)
+		return;
+	fold_table__free(f->table);
+	fold_select__free(f->select);
+	fold_filter__free(f->allow);
+	fold_filter__free(f->deny);
+	free(f->event);
+	free(f->pname.p);
+	free(f->text.p);
+	free(f->frames);
+	free(f->name.p);
+	free(f->key.p);
+	free(f->parts);
+	free(f);
+}
+
+/* The event filter: the one asked for, else the first event seen. */
+static bool event_kept(struct folder *f, const char *event)
+{
+	if (!event)
+		return true;	/* the script only filters what it can see */
+	if (!f->event) {
+		f->event = strdup(event);
+		if (!f->event)
+			f->failed = true;
+		f->event_defaulted = true;
+		return true;
+	}
+	if (!strcmp(event, f->event))
+		return true;
+	/*
+	 * Said once, and only when the user did not choose: mixing event
+	 * types would make the counts meaningless. (The script names the
+	 * rejected event here; the kept one is what the user needs to know.)
+	 */
+	if (f->event_defaulted && !f->event_warned && !pd_quiet) {
+		fprintf(stderr, "Filtering for events of type: %s\n", f->event);
+		f->event_warned = true;
+	}
+	return false;
+}
+
+static bool selected(struct folder *f, const struct fold_sample *s)
+{
+	if (!fold_select__comm(f->select, s->comm))
+		return false;
+	/* a selection on a field the input does not show keeps the sample */
+	if (fold_select__has_cpu(f->select)) {
+		if (s->cpu < 0) {
+			if (!f->warned_cpu)
+				pd_warn("--cpu: the input shows no CPU; samples without one are kept");
+			f->warned_cpu = true;
+		} else if (!fold_select__cpu(f->select, s->cpu)) {
+			return false;
+		}
+	}
+	if (f->o.has_time) {
+		if (!s->has_time) {
+			if (!f->warned_time)
+				pd_warn("--time: the input shows no time; samples without one are kept");
+			f->warned_time = true;
+		} else if ((f->o.time_start_ns && s->time_ns < f->o.time_start_ns) ||
+			   (f->o.time_end_ns && s->time_ns > f->o.time_end_ns)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static int add_id(struct buf *b, int id)
+{
+	char num[16];
+
+	if (id < 0)
+		return buf_add(b, "?", 1);
+	snprintf(num, sizeof(num), "%d", id);
+	return buf_adds(b, num);
+}
+
+bool folder__begin(struct folder *f, const struct fold_sample *s)
+{
+	struct buf *b = &f->pname;
+	size_t i;
+	int err;
+
+	/* A rejected header changes nothing, as the script's `next` does. */
+	if (!event_kept(f, s->event) || !selected(f, s))
+		return false;
+
+	switch (f->o.weight) {
+	case FOLD_WEIGHT_SAMPLES:
+		f->count = 1;
+		break;
+	case FOLD_WEIGHT_PERIOD:
+		f->count = s->has_period ? s->period : 1;
+		break;
+	default:
+		/* the script's `$period = 1 if not $period`: 0 counts 1 */
+		f->count = s->has_period && s->period ? s->period : 1;
+		break;
+	}
+
+	b->len = 0;
+	err = buf_adds(b, s->comm);
+	if (!err && (f->o.tid || f->o.pid)) {
+		err = buf_add(b, "-", 1);
+		if (!err)
+			err = add_id(b, s->pid);
+		if (!err && f->o.tid) {
+			err = buf_add(b, "/", 1);
+			if (!err)
+				err = add_id(b, s->tid);
+		}
+	}
+	if (err) {
+		f->failed = true;
+		return false;
+	}
+	for (i = 0; i < b->len; i++)
+		if (b->p[i] == ' ')
+			b->p[i] = '_';
+	f->java = !strncmp(b->p, "java", 4);
+	f->open = true;
+	return true;
+}
+
+/* --kernel's and --capture's kernel frames. */
+static bool is_kernel_mod(const char *mod)
+{
+	size_t n = strlen(mod);
+
+	return (mod[0] == '[' || (n >= 7 && !memcmp(mod + n - 7, "vmlinux", 7))) &&
+	       !strstr(mod, "unknown");
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* --jit: /tmp/perf-<digits>.map anywhere in the module */
+static bool is_jit_mod(const char *mod)
+{
+	const char *p;
+
+	for (p = strstr(mod, "/tmp/perf-"); p; p = strstr(p + 1, "/tmp/perf-")) {
+		const char *d = p + 10;
+
+		if (!is_digit(*d))
+			continue;
+		while (is_digit(*d))
+			d++;
+		if (!strncmp(d, ".map", 4))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Modules --inline leaves alone: perf-PID.map (any character before
+ * "map"), "kernel." and any "[name]".
+ */
+static bool inline_skips_mod(const char *mod)
+{
+	const char *p, *q;
+
+	if (strstr(mod, "kernel."))
+		return true;
+	for (p = strchr(mod, '['); p; p = strchr(p + 1, '[')) {
+		q = strchr(p + 1, ']');
+		if (q && q > p + 1)
+			return true;
+	}
+	for (p = strstr(mod, "perf-"); p; p = strstr(p + 1, "perf-")) {
+		size_t k, digits = 0;
+
+		while (is_digit(p[5 + digits]))
+			digits++;
+		/* \d+ may give back digits to the '.' that precedes "map" */
+		for (k = 1; k <= digits; k++)
+			if (p[5 + k] && !strncmp(p + 5 + k + 1, "map", 3))
+				return true;
+	}
+	return false;
+}
+
+static int push_span(struct folder *f, size_t off, size_t len)
+{
+	if (f->nframes == f->frames_cap) {
+		size_t cap = f->frames_cap ? f->frames_cap * 2 : 64;
+		struct span *v = realloc(f->frames, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		f->frames = v;
+		f->frames_cap = cap;
+	}
+	f->frames[f->nframes].off = off;
+	f->frames[f->nframes].len = len;
+	f->nframes++;
+	return 0;
+}
+
+/*
+ * --filter: false when the frame is to be dropped; with --filter-mark
+ * a run of dropped frames leaves one "(cut)" frame (frames are pushed in
+ * final order, leaf first, so a run is a run here too).
+ */
+static bool filter_keeps(struct folder *f, const char *sym, const char *mod)
+{
+	bool keep = true;
+
+	if (f->allow && !fold_filter__match(f->allow, sym, mod))
+		keep = false;
+	if (keep && f->deny && fold_filter__match(f->deny, sym, mod))
+		keep = false;
+	if (!keep && f->o.filter_mark && !f->last_cut) {
+		size_t off = f->text.len;
+
+		if (buf_add(&f->text, "(cut)", 5) < 0 || push_span(f, off, 5) < 0)
+			f->failed = true;
+		f->last_cut = true;
+	}
+	return keep;
+}
+
+/* Push name (f->name) plus an optional annotation as the next frame. */
+static void push_name(struct folder *f, const char *annotation)
+{
+	size_t off = f->text.len;
+
+	if (buf_add(&f->text, f->name.p, f->name.len) < 0 ||
+	    (annotation && buf_adds(&f->text, annotation) < 0) ||
+	    push_span(f, off, f->text.len - off) < 0) {
+		f->failed = true;
+		return;
+	}
+	f->last_cut = false;
+}
+
+/*
+ * An --inline result ("outer;...;inner") is one stack entry in the
+ * script, taken as it is; filters judge each function in it.
+ */
+static void push_inline(struct folder *f, const char *chain, const char *mod)
+{
+	const char *end = chain + strlen(chain), *p;
+
+	if (!f->allow && !f->deny) {
+		f->name.len = 0;
+		if (buf_add(&f->name, chain, end - chain) < 0)
+			f->failed = true;
+		else
+			push_name(f, NULL);
+		return;
+	}
+	while (end > chain) {
+		for (p = end; p > chain && p[-1] != ';'; p--)
+			;
+		f->name.len = 0;
+		if (buf_add(&f->name, p, end - p) < 0) {
+			f->failed = true;
+			return;
+		}
+		if (filter_keeps(f, f->name.p, mod))
+			push_name(f, NULL);
+		end = p > chain ? p - 1 : p;
+	}
+}
+
+/* `m/\.\(.*\)\./`: a Go method name such as "net/http.(*Client).Do" */
+static bool is_go_name(const char *s)
+{
+	const char *open = strstr(s, ".("), *close = NULL, *p;
+
+	if (!open)
+		return false;
+	for (p = strstr(open + 2, ")."); p; p = strstr(p + 1, ")."))
+		close = p;
+	return close != NULL;
+}
+
+/*
+ * The script's generic tidying, in place: ';' -> ':', everything from
+ * the first '(' that does not open "(anonymous namespace)" dropped
+ * (unless it looks like a Go method), quotes deleted; then, for java
+ * processes, the leading 'L' of class names.
+ */
+static void tidy(struct folder *f)
+{
+	char *s = f->name.p, *p, *q;
+
+	for (p = s; *p; p++)
+		if (*p == ';')
+			*p = ':';
+	if (!is_go_name(s)) {
+		for (p = strchr(s, '('); p; p = strchr(p + 1, '('))
+			if (strncmp(p + 1, "anonymous namespace)", 20)) {
+				*p = '\0';
+				break;
+			}
+	}
+	for (p = q = s; *p; p++)
+		if (*p != '"' && *p != '\'')
+			*q++ = *p;
+	*q = '\0';
+	if (f->java && s[0] == 'L' && strchr(s, '/'))
+		memmove(s, s + 1, q - s);	/* with the NUL */
+	f->name.len = strlen(s);
+}
+
+/* One "a->b" part, its name put in f->name (NUL-terminated). */
+static int part_name(struct folder *f, const char *part, size_t len,
+		     const char *pc, const char *mod)
+{
+	struct buf *b = &f->name;
+	const char *base;
+	int err;
+
+	b->len = 0;
+	if (len != 9 || memcmp(part, "[unknown]", 9))
+		return buf_add(b, part, len);
+	/* unknown symbol: the module's file name, if the module is known */
+	if (strcmp(mod, "[unknown]")) {
+		base = strrchr(mod, '/');
+		base = base ? base + 1 : mod;
+	} else {
+		base = "unknown";
+	}
+	err = buf_add(b, "[", 1);
+	if (!err)
+		err = buf_adds(b, base);
+	if (!err && f->o.addrs) {
+		err = buf_add(b, " <", 2);
+		if (!err)
+			err = buf_adds(b, pc);
+		if (!err)
+			err = buf_add(b, ">", 1);
+	}
+	if (!err)
+		err = buf_add(b, "]", 1);
+	return err;
+}
+
+static bool has_hex_offset(const char *sym, size_t len, size_t *cut)
+{
+	size_t i = len;
+
+	while (i > 0 && (is_digit(sym[i - 1]) ||
+			 (sym[i - 1] >= 'a' && sym[i - 1] <= 'f')))
+		i--;
+	if (i == len || i < 3 || memcmp(sym + i - 3, "+0x", 3))
+		return false;
+	*cut = i - 3;
+	return true;
+}
+
+/* Split on "->"; the trailing empty parts go, as Perl's split drops them. */
+static size_t split_parts(struct folder *f, const char *sym, size_t len)
+{
+	size_t n = 0, start = 0, i;
+
+	for (i = 0;; i++) {
+		bool at_end = i == len;
+
+		if (!at_end && !(sym[i] == '-' && i + 1 < len && sym[i + 1] == '>'))
+			continue;
+		if (n == f->parts_cap) {
+			size_t cap = f->parts_cap ? f->parts_cap * 2 : 8;
+			struct span *v = realloc(f->parts, cap * sizeof(*v));
+
+			if (!v) {
+				f->failed = true;
+				return 0;
+			}
+			f->parts = v;
+			f->parts_cap = cap;
+		}
+		f->parts[n].off = start;
+		f->parts[n].len = i - start;
+		n++;
+		if (at_end)
+			break;
+		start = i + 2;
+		i++;
+	}
+	while (n > 0 && f->parts[n - 1].len == 0)
+		n--;
+	return n;
+}
+
+void folder__frame(struct folder *f, const char *pc, const char *sym,
+		   const char *mod)
+{
+	bool kernel = is_kernel_mod(mod);
+	size_t len, cut, n, i;
+
+	if (!f->open)
+		return;
+	if ((f->o.capture == FOLD_CAPTURE_USER && kernel) ||
+	    (f->o.capture == FOLD_CAPTURE_KERNEL && !kernel))
+		return;
+	if (f->o.inliner && !inline_skips_mod(mod)) {
+		const char *res = fold_inline__lookup(f->o.inliner, pc, sym, mod,
+						      f->o.context);
+
+		if (res && *res && strcmp(res, "??") && strcmp(res, "??:??:0")) {
+			push_inline(f, res, mod);
+			return;
+		}
+	}
+	len = strlen(sym);
+	if (has_hex_offset(sym, len, &cut))
+		len = cut;
+	/* "(...)" names are perf's process names, not functions */
+	if (len && sym[0] == '(')
+		return;
+	n = split_parts(f, sym, len);
+	/*
+	 * Parts appear root to leaf in the folded stack, after this frame's
+	 * callers; frames are kept leaf first, so push the last part first.
+	 */
+	for (i = n; i-- > 0;) {
+		const char *annotation = NULL;
+
+		if (part_name(f, sym + f->parts[i].off, f->parts[i].len, pc, mod) < 0) {
+			f->failed = true;
+			return;
+		}
+		tidy(f);
+		if ((f->allow || f->deny) && !filter_keeps(f, f->name.p, mod))
+			continue;
+		if (i > 0) {
+			if (!strstr(f->name.p, "_[i]"))
+				annotation = "_[i]";
+		} else if (f->o.annotate_kernel && kernel) {
+			annotation = "_[k]";
+		} else if (f->o.annotate_jit && is_jit_mod(mod)) {
+			if (!strstr(f->name.p, "_[j]"))
+				annotation = "_[j]";
+		}
+		push_name(f, annotation);
+	}
+}
+
+void folder__end(struct folder *f)
+{
+	struct buf *k = &f->key;
+	size_t i;
+
+	/* the script ignores a blank line outside a kept sample */
+	if (!f->open)
+		return;
+	k->len = 0;
+	if (buf_add(k, f->pname.p, f->pname.len) < 0)
+		goto fail;
+	for (i = f->nframes; i-- > 0;) {
+		if (buf_add(k, ";", 1) < 0 ||
+		    buf_add(k, f->text.p + f->frames[i].off, f->frames[i].len) < 0)
+			goto fail;
+	}
+	if (fold_table__add(f->table, k->p, k->len, f->count) < 0)
+		goto fail;
+	goto out;
+fail:
+	f->failed = true;
+out:
+	f->open = false;
+	f->nframes = 0;
+	f->text.len = 0;
+	f->last_cut = false;
+}
+
+bool folder__add_folded(struct folder *f, const char *line, size_t len)
+{
+	const char *sp;
+	uint64_t count = 0;
+	size_t i;
+
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	sp = memrchr(line, ' ', len);
+	if (!sp || sp == line || sp + 1 == line + len)
+		return false;
+	for (i = sp + 1 - line; i < len; i++) {
+		if (!is_digit(line[i]) || count > (UINT64_MAX - 9) / 10)
+			return false;
+		count = count * 10 + (line[i] - '0');
+	}
+	if (fold_table__add(f->table, line, sp - line, count) < 0)
+		f->failed = true;
+	return true;
+}
+
+int folder__write(struct folder *f, FILE *out)
+{
+	if (f->failed)
+		return -ENOMEM;
+	return fold_table__write(f->table, out);
+}

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pd-fold: folded stacks for flame graphs, in place of
+ * `perf script | stackcollapse-perf.pl`.
+ *
+ *   pd-fold [OPTIONS] [FILE|-]                  perf.data (default perf.data)
+ *   pd-fold --input=script [OPTIONS] [FILE|-]   perf script text (default stdin)
+ *   pd-fold --merge [FILE...]                   sum folded files
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cli.h"
+#include "fold.h"
+#include "fold-data.h"
+#include "fold-inline.h"
+#include "fold-script.h"
+#include "fold-select.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTIONS] [FILE|-]\n"
+"       %s --merge [FILE|-]...\n"
+"Fold the callchains of a perf.data file (or of 'perf script' text) into\n"
+"one line per distinct stack, \"comm;root;...;leaf COUNT\", sorted, for\n"
+"flamegraph.pl; the output of 'perf script | stackcollapse-perf.pl'.\n"
+"FILE defaults to perf.data (standard input with --input=script); '-'\n"
+"reads standard input.\n"
+"\n"
+"Input and output:\n"
+"  -i FILE                the input file (same as the FILE argument)\n"
+"      --input=FORMAT     'data' (perf.data, the default) or 'script'\n"
+"                         (perf script text)\n"
+"  -o, --output=FILE      write to FILE ('-': standard output, the default)\n"
+"      --merge            add up folded files (FILE... or standard input)\n"
+"\n"
+"As stackcollapse-perf.pl:\n"
+"      --pid              comm-PID as the first frame\n"
+"      --tid              comm-PID/TID as the first frame\n"
+"      --kernel           annotate kernel frames with _[k]\n"
+"      --jit              annotate JIT frames (/tmp/perf-PID.map) with _[j]\n"
+"      --all              --kernel and --jit\n"
+"      --addrs            [module <address>] for frames without a symbol\n"
+"      --inline           inlined functions as frames\n"
+"      --context          with --inline: source file and line per function\n"
+"      --event-filter=EV  only samples of event EV (default: the first\n"
+"                         event seen)\n"
+"\n"
+"Selections and weights:\n"
+"      --weight=W         'samples' (1 per sample) or 'period'; default: the\n"
+"                         period when the input shows one, else 1\n"
+"      --capture=WHICH    'user', 'kernel' or 'both' (default) frames\n"
+"      --comm=LIST        only these commands (comma-separated)\n"
+"      --cpu=LIST         only samples on these CPUs (e.g. 0-3,7)\n"
+"      --time=START,END   only samples in this range, in seconds (either\n"
+"                         end may be empty)\n"
+"      --filter=allow:FILE  keep only frames matching FILE's rules\n"
+"      --filter=deny:FILE   drop frames matching FILE's rules\n"
+"      --filter-mark      leave a (cut) frame where frames were dropped\n"
+"\n"
+"perf.data input:\n"
+"      --symfs=DIR        look for binaries under DIR\n"
+"      --kallsyms=FILE    kernel symbols (default /proc/kallsyms)\n"
+"      --vmlinux=FILE     kernel image for kernel symbols\n"
+"      --off-cpu          weight by time off CPU\n"
+"\n"
+"  -q, --quiet            no warnings\n"
+"  -v, --verbose          more messages (repeat for debug)\n"
+"  -h, --help             this help\n"
+"\n"
+"Exit status: 0 success, 1 unreadable or corrupt input, 2 bad usage.\n",
+		pd_prog, pd_prog);
+}
+
+enum {
+	OPT_INPUT = 256, OPT_MERGE, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT,
+	OPT_ALL, OPT_ADDRS, OPT_INLINE, OPT_CONTEXT, OPT_EVENT, OPT_WEIGHT,
+	OPT_CAPTURE, OPT_COMM, OPT_CPU, OPT_TIME, OPT_FILTER, OPT_FILTER_MARK,
+	OPT_SYMFS, OPT_KALLSYMS, OPT_VMLINUX, OPT_OFF_CPU,
+};
+
+static const struct option longopts[] = {
+	{ "input", required_argument, NULL, OPT_INPUT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "merge", no_argument, NULL, OPT_MERGE },
+	{ "pid", no_argument, NULL, OPT_PID },
+	{ "tid", no_argument, NULL, OPT_TID },
+	{ "kernel", no_argument, NULL, OPT_KERNEL },
+	{ "jit", no_argument, NULL, OPT_JIT },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "addrs", no_argument, NULL, OPT_ADDRS },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "context", no_argument, NULL, OPT_CONTEXT },
+	{ "event-filter", required_argument, NULL, OPT_EVENT },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "capture", required_argument, NULL, OPT_CAPTURE },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "filter-mark", no_argument, NULL, OPT_FILTER_MARK },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct cli {
+	struct fold_opts fo;
+	struct fold_data_opts data;
+	const char *input, *output;
+	bool script, merge;
+};
+
+static void parse_filter(struct fold_opts *fo, const char *arg)
+{
+	if (!strncmp(arg, "allow:", 6) && arg[6]) {
+		if (fo->filter_allow)
+			pd_usage_error("--filter=allow: given twice");
+		fo->filter_allow = arg + 6;
+	} else if (!strncmp(arg, "deny:", 5) && arg[5]) {
+		if (fo->filter_deny)
+			pd_usage_error("--filter=deny: given twice");
+		fo->filter_deny = arg + 5;
+	} else {
+		pd_usage_error("--filter takes allow:FILE or deny:FILE, not '%s'", arg);
+	}
+}
+
+static void parse_option(struct cli *c, int opt, const char *arg)
+{
+	struct fold_opts *fo = &c->fo;
+
+	switch (opt) {
+	case 'i':
+		c->input = arg;
+		break;
+	case OPT_INPUT:
+		if (!strcmp(arg, "script"))
+			c->script = true;
+		else if (!strcmp(arg, "data"))
+			c->script = false;
+		else
+			pd_usage_error("--input takes 'data' or 'script', not '%s' (the file is -i FILE or an argument)",
+				       arg);
+		break;
+	case 'o':
+		c->output = arg;
+		break;
+	case OPT_MERGE:
+		c->merge = true;
+		break;
+	case OPT_PID:
+		fo->pid = true;
+		break;
+	case OPT_TID:
+		fo->tid = true;
+		break;
+	case OPT_KERNEL:
+		fo->annotate_kernel = true;
+		break;
+	case OPT_JIT:
+		fo->annotate_jit = true;
+		break;
+	case OPT_ALL:
+		fo->annotate_kernel = fo->annotate_jit = true;
+		break;
+	case OPT_ADDRS:
+		fo->addrs = true;
+		break;
+	case OPT_INLINE:
+		fo->inline_frames = c->data.inline_frames = true;
+		break;
+	case OPT_CONTEXT:
+		fo->context = true;
+		break;
+	case OPT_EVENT:
+		fo->event_filter = arg;
+		break;
+	case OPT_WEIGHT:
+		if (!strcmp(arg, "samples"))
+			fo->weight = FOLD_WEIGHT_SAMPLES;
+		else if (!strcmp(arg, "period"))
+			fo->weight = FOLD_WEIGHT_PERIOD;
+		else
+			pd_usage_error("--weight takes 'samples' or 'period', not '%s'", arg);
+		break;
+	case OPT_CAPTURE:
+		if (!strcmp(arg, "user"))
+			fo->capture = FOLD_CAPTURE_USER;
+		else if (!strcmp(arg, "kernel"))
+			fo->capture = FOLD_CAPTURE_KERNEL;
+		else if (!strcmp(arg, "both"))
+			fo->capture = FOLD_CAPTURE_BOTH;
+		else
+			pd_usage_error("--capture takes 'user', 'kernel' or 'both', not '%s'", arg);
+		break;
+	case OPT_COMM:
+		fo->comm_list = arg;
+		break;
+	case OPT_CPU:
+		fo->cpu_list = arg;
+		break;
+	case OPT_TIME:
+		if (fold_parse_time_range(arg, &fo->time_start_ns, &fo->time_end_ns) < 0)
+			pd_usage_error("--time takes START,END in seconds (e.g. 10.5,12 or 10.5,), not '%s'",
+				       arg);
+		fo->has_time = fo->time_start_ns || fo->time_end_ns;
+		break;
+	case OPT_FILTER:
+		parse_filter(fo, arg);
+		break;
+	case OPT_FILTER_MARK:
+		fo->filter_mark = true;
+		break;
+	case OPT_SYMFS:
+		c->data.symfs = arg;
+		break;
+	case OPT_KALLSYMS:
+		c->data.kallsyms = arg;
+		break;
+	case OPT_VMLINUX:
+		c->data.vmlinux = arg;
+		break;
+	case OPT_OFF_CPU:
+		c->data.off_cpu = true;
+		break;
+	case 'q':
+		pd_quiet = true;
+		break;
+	case 'v':
+		pd_verbose++;
+		break;
+	case 'h':
+		usage(stdout);
+		exit(PD_EXIT_OK);
+	default:
+		pd_usage_error("unknown option");
+	}
+}
+
+/* FILE or "-" opened for reading; NULL (printed) on failure. */
+static FILE *open_input(const char *path)
+{
+	FILE *in;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	in = fopen(path, "r");
+	if (!in)
+		pd_err("%s: %s", path, strerror(errno));
+	return in;
+}
+
+static void close_input(FILE *in)
+{
+	if (in != stdin)
+		fclose(in);
+}
+
+/* --merge: every folded line of every file into the table. */
+static int merge_one(struct folder *f, const char *path)
+{
+	unsigned long lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = PD_EXIT_OK;
+	FILE *in = open_input(path);
+
+	if (!in)
+		return PD_EXIT_DATA;
+	while ((n = getline(&line, &cap, in)) >= 0) {
+		lineno++;
+		if (n == 0 || line[0] == '\n')
+			continue;
+		if (!folder__add_folded(f, line, n)) {
+			pd_err("%s:%lu: not a folded stack line (\"STACK COUNT\")",
+			       path, lineno);
+			ret = PD_EXIT_DATA;
+			break;
+		}
+	}
+	if (ret == PD_EXIT_OK && ferror(in)) {
+		pd_err("%s: read error: %s", path, strerror(errno));
+		ret = PD_EXIT_DATA;
+	}
+	free(line);
+	close_input(in);
+	return ret;
+}
+
+static int fold_input(struct cli *c, struct folder *f, int argc, char **argv)
+{
+	const char *path = c->input;
+	FILE *in;
+	int i, ret;
+
+	if (c->merge) {
+		if (c->input)
+			return merge_one(f, c->input);
+		if (optind == argc)
+			return merge_one(f, "-");
+		for (i = optind; i < argc; i++) {
+			ret = merge_one(f, argv[i]);
+			if (ret)
+				return ret;
+		}
+		return PD_EXIT_OK;
+	}
+	if (!path)
+		path = c->script ? "-" : "perf.data";
+	if (!c->script)
+		return fold_perf_data(path, &c->data, f);
+	in = open_input(path);
+	if (!in)
+		return PD_EXIT_DATA;
+	ret = fold_script(in, strcmp(path, "-") ? path : "<stdin>", f);
+	close_input(in);
+	return ret;
+}
+
+/* The output is opened last, so that a failed run leaves no file. */
+static int write_output(struct folder *f, const char *path)
+{
+	const char *name = path && strcmp(path, "-") ? path : "<stdout>";
+	FILE *out = stdout;
+	int err;
+
+	if (path && strcmp(path, "-")) {
+		out = fopen(path, "w");
+		if (!out) {
+			pd_err("%s: %s", path, strerror(errno));
+			return PD_EXIT_DATA;
+		}
+	}
+	err = folder__write(f, out);
+	if (err == -ENOMEM) {
+		pd_err("out of memory");
+		fclose(out);
+		return PD_EXIT_DATA;
+	}
+	/* write errors surface here, with the stream's errno */
+	return pd_cli_close_output(out, name);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .data.inline_frames = false };
+	struct folder *f;
+	int opt, ret;
+
+	pd_cli_init(argv[0]);
+	while ((opt = getopt_long(argc, argv, "i:o:qvh", longopts, NULL)) != -1)
+		parse_option(&c, opt, optarg);
+	if (!c.merge && optind < argc) {
+		if (c.input || optind + 1 < argc)
+			pd_usage_error("one input file only (or --merge FILE...)");
+		c.input = argv[optind];
+	} else if (c.merge && c.input && optind < argc) {
+		pd_usage_error("--merge: the files as arguments or one -i FILE, not both");
+	}
+	if (c.fo.context && !c.fo.inline_frames)
+		pd_usage_error("--context needs --inline");
+	if (c.fo.inline_frames) {
+		c.fo.inliner = fold_inline__new(c.data.symfs);
+		if (!c.fo.inliner) {
+			pd_err("--inline: %s", strerror(errno));
+			return PD_EXIT_DATA;
+		}
+	}
+	f = folder__new(&c.fo);
+	if (!f) {
+		fold_inline__free(c.fo.inliner);
+		/* the folder said why: a bad filter file or list is bad usage */
+		if (errno == ENOMEM) {
+			pd_err("out of memory");
+			return PD_EXIT_DATA;
+		}
+		fprintf(stderr, "Try '%s --help' for more information.\n", pd_prog);
+		return PD_EXIT_USAGE;
+	}
+	ret = fold_input(&c, f, argc, argv);
+	if (ret == PD_EXIT_OK)
+		ret = write_output(f, c.output);
+	folder__free(f);
+	fold_inline__free(c.fo.inliner);
+	return ret;
+}
