@@ -8,23 +8,8 @@ if ! have_perf; then
 	skip "perf not installed (apt-get install linux-perf): oracle comparison not run"
 else
 	for f in $(perf_files "$TD" "$PD_CORPUS"); do
-		rel=${f#"$PD_CORPUS"/}
-		perf report --stats -i "$f" >"$tmp/perf.out" 2>"$tmp/perf.err" </dev/null
-		# compare only where perf read the whole file without complaint
-		if [ $? -ne 0 ] || ! grep -q 'Aggregated stats' "$tmp/perf.out" ||
-		   grep -q -E 'failed to process|Failed to process|unknown events|incompatible' "$tmp/perf.err" "$tmp/perf.out"; then
-			continue
-		fi
-		sed -n '/Aggregated stats/,$p' "$tmp/perf.out" >"$tmp/want"
-		"$PD_BIN/pd-info" -q --stats "$f" >"$tmp/got.all" 2>"$tmp/err"
-		rc=$?
-		sed -n '/Aggregated stats/,$p' "$tmp/got.all" >"$tmp/got"
-		if [ $rc -eq 0 ] && cmp -s "$tmp/want" "$tmp/got"; then
-			ok "stats equal perf: $rel"
-		else
-			not_ok "stats equal perf: $rel (rc $rc)"
-			diff "$tmp/want" "$tmp/got" | head -10
-		fi
+		# compared only where perf reads the whole file without complaint
+		perf_stats_check "$f" "${f#"$PD_CORPUS"/}"
 	done
 fi
 

@@ -5,14 +5,6 @@
 # are left out of the comparison.
 . "$(dirname "$0")/lib.sh"
 
-# features perf 6.1 does not know, so never lists as missing
-newer='CPU_DOMAIN_INFO |E_MACHINE |CLN_SIZE '
-ours() {
-	sed -E -e '/^# build id : /d' -e '/^# tracing data : /d' \
-	    -e '/^# tracepoint : /d' -e '/^# unknown feature /d' -e '/^# (e_machine|cache line size|schedstat version|maximum sched domains|cpu [0-9]+ domain) /d' \
-	    -e "/^# missing features: /s/$newer//g" "$1"
-}
-
 if ! have_perf; then
 	skip "perf not installed (apt-get install linux-perf): oracle comparison not run"
 else
@@ -29,21 +21,8 @@ else
 			check "empty CPUDESC: warning names the feature" grep -q 'CPUDESC' "$tmp/err"
 			continue ;;
 		esac
-		perf report --header-only -I -i "$f" >"$tmp/perf.out" 2>"$tmp/perf.err" </dev/null
-		# only where perf read the header without complaint
-		if [ $? -ne 0 ] || ! grep -q '^# ========' "$tmp/perf.out" || [ -s "$tmp/perf.err" ]; then
-			continue
-		fi
-		"$PD_BIN/pd-info" -q "$f" >"$tmp/got.all" 2>"$tmp/err"
-		rc=$?
-		ours "$tmp/got.all" >"$tmp/got"
-		if [ $rc -eq 0 ] && cmp -s "$tmp/perf.out" "$tmp/got"; then
-			ok "header equals perf: $rel"
-		else
-			not_ok "header equals perf: $rel (rc $rc)"
-			diff "$tmp/perf.out" "$tmp/got" | head -10
-		fi
-		n=$((n + 1))
+		# only where perf reads the header without complaint
+		perf_header_check "$f" "$rel" && n=$((n + 1))
 	done
 	check "perf read at least one file to compare ($n)" [ "$n" -gt 0 ]
 fi
@@ -63,7 +42,7 @@ if [ -f "$TD/fp.data" ]; then
 	check "--brief omits sibling lines" sh -c "! grep -q '^# sibling' '$tmp/brief'"
 	if have_perf; then
 		perf report --header-only -i "$TD/fp.data" >"$tmp/perf.brief" 2>/dev/null </dev/null
-		ours "$tmp/brief" >"$tmp/brief.f"
+		header_ours "$tmp/brief" >"$tmp/brief.f"
 		check "--brief equals perf without -I" cmp -s "$tmp/perf.brief" "$tmp/brief.f"
 	fi
 fi

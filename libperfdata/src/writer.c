@@ -749,6 +749,30 @@ PD_EXPORT uint64_t pd_writer__nr_records(const struct pd_writer *w)
 
 /* ---- finish ---- */
 
+/*
+ * A reader of the other byte order cannot know whether the feature bitmap
+ * was written as u64 or u32 words; perf (and our reader) take the word
+ * size that shows HOSTNAME set and, finding it in neither, assume BUILD_ID
+ * alone, so every section is misread. Files without HOSTNAME (simpleperf
+ * writes none) get an empty one when swapped, which keeps the rest readable.
+ */
+static void add_hostname_for_swap(struct pd_writer *w)
+{
+	uint8_t empty[4 + 64] = { 0 };	/* len 64, then a zero-padded "" */
+	unsigned int feat;
+
+	if (!w->swap || w->feat[PD_FEAT_HOSTNAME].data)
+		return;
+	for (feat = 1; feat < PD_FEAT_BITS; feat++)
+		if (feat != PD_FEAT_BUILD_ID && w->feat[feat].data)
+			break;
+	if (feat == PD_FEAT_BITS)
+		return;
+	memcpy(empty, &(uint32_t){ 64 }, 4);
+	if (!pd_writer__set_feature(w, PD_FEAT_HOSTNAME, empty, sizeof(empty)))
+		pd__warn(&w->log, "no HOSTNAME feature: an empty one is added so that readers of the other byte order find the features");
+}
+
 static int write_file_features(struct pd_writer *w, uint64_t bitmap[4])
 {
 	unsigned int feat, nr = 0;
@@ -756,6 +780,7 @@ static int write_file_features(struct pd_writer *w, uint64_t bitmap[4])
 	uint64_t off;
 	int err = 0;
 
+	add_hostname_for_swap(w);
 	for (feat = 1; feat < PD_FEAT_BITS; feat++) {
 		if (!w->feat[feat].data)
 			continue;
