@@ -18,7 +18,7 @@ B           ?= build
 CC          ?= cc
 PKG_CONFIG  ?= pkg-config
 DEPS        := libelf libdw zlib libzstd libtraceevent
-APT_DEPS    := make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev
+APT_DEPS    := make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev libiberty-dev
 
 ifeq ($(filter help clean,$(MAKECMDGOALS)),)
 DEPS_MISSING := $(shell for p in $(DEPS); do $(PKG_CONFIG) --exists $$p || echo $$p; done)
@@ -39,7 +39,7 @@ LIB_CFLAGS  := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -Ilibperfdata/include \
 TOOL_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Itools $(DEPS_CFLAGS)
 TEST_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Ilibperfdata/src -Itools \
                $(DEPS_CFLAGS)
-LDLIBS      := $(DEPS_LIBS) -lpthread
+LDLIBS      := $(DEPS_LIBS) -liberty -lpthread
 
 LIB_SRCS    := $(wildcard libperfdata/src/*.c)
 COMPAT_SRCS := $(wildcard compat/*.c)

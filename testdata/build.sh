@@ -24,3 +24,5 @@ $CC -O2 -g $FP $STATIC $MAP -o bin/burn src/burn.c
 $CC -O2 -g -fomit-frame-pointer $STATIC $MAP -o bin/burn-nofp src/burn.c
 $CC -O2 -g $FP -pthread $MAP -o bin/threads src/threads.c
 $CC -O2 -g $FP $STATIC $MAP -o bin/sleeper src/sleeper.c
+# C++ for demangling and inline frames; dynamic (libc only, no libstdc++)
+${CXX:-g++} -O2 -g $FP $MAP -o bin/inl src/inl.cc

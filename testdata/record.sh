@@ -56,5 +56,7 @@ perf record --no-buildid-cache -d --phys-data -e cpu-clock -F 999 -o raw-addr.da
 check raw-addr.data
 perf record --no-buildid-cache -k mono -e cpu-clock -F 999 -o clock.data bin/burn 100
 check clock.data
+perf record --no-buildid-cache -g -e cpu-clock -F 999 -o inl.data bin/inl 300
+check inl.data
 perf stat record --quiet -o stat.data -e task-clock,context-switches bin/burn 100
 check stat.data

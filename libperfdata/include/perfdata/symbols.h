@@ -95,6 +95,19 @@ const char *pd_dso__symsrc(const struct pd_dso *d);
 int pd_dso__inline_frames(struct pd_dso *d, uint64_t addr,
 			  struct pd_inline_frame *frames, int max);
 
+/*
+ * The same chain for a plain ELF virtual address of the file (what
+ * `addr2line -e FILE ADDR` takes), not a map_ip address.
+ */
+int pd_dso__addr2line(struct pd_dso *d, uint64_t vaddr,
+		      struct pd_inline_frame *frames, int max);
+
+/*
+ * The value of the first .symtab symbol of the DSO's own file named
+ * name (mangled, exact), as `nm FILE` lists it: 0 or -ENOENT.
+ */
+int pd_dso__nm_lookup(struct pd_dso *d, const char *name, uint64_t *value);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The symbolizer: one pd_dso per (path, build id), loaded on first use
+ * and kept until the symbolizer is freed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sym-internal.h"
+
+#define SYM_HASH_SIZE 1024
+
+static char *strdup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+PD_EXPORT struct pd_symbolizer *
+pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
+{
+	struct pd_symbolizer *s = calloc(1, sizeof(*s));
+	const char *dir;
+
+	if (!s)
+		return NULL;
+	if (opts)
+		memcpy(&s->opts, opts, opts->sz < sizeof(s->opts) ?
+		       opts->sz : sizeof(s->opts));
+	s->opts.sz = sizeof(s->opts);
+	s->log.fn = s->opts.log;
+	s->log.ctx = s->opts.log_ctx;
+	s->log.name = "symbols";
+	/* perf: --symfs "" is no symfs; a trailing '/' changes nothing */
+	if (s->opts.symfs && s->opts.symfs[0])
+		s->symfs = strdup(s->opts.symfs);
+	dir = s->opts.buildid_dir;
+	if (!dir)
+		dir = getenv("PERF_BUILDID_DIR");
+	if (dir) {
+		s->buildid_dir = strdup(dir);
+	} else {
+		const char *home = getenv("HOME");
+
+		if (asprintf(&s->buildid_dir, "%s/.debug", home ? home : "") < 0)
+			s->buildid_dir = NULL;
+	}
+	s->kallsyms = strdup(s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms");
+	s->hash_size = SYM_HASH_SIZE;
+	s->hash = calloc(s->hash_size, sizeof(*s->hash));
+	if (!s->buildid_dir || !s->kallsyms || !s->hash ||
+	    (s->opts.symfs && s->opts.symfs[0] && !s->symfs)) {
+		pd_symbolizer__free(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return s;
+}
+
+static void dso_free(struct pd_dso *d)
+{
+	size_t i;
+
+	sym_inline__free(d->dw);
+	free(d->syms);
+	free(d->sym_module);
+	for (i = 0; i < d->nr_modules; i++)
+		free(d->modules[i]);
+	free(d->modules);
+	free(d->path);
+	free(d->symsrc);
+	free(d->runtime);
+	free(d->segs);
+	pd_arena_free(&d->arena);
+	free(d);
+}
+
+PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
+{
+	struct pd_dso *d, *next;
+
+	if (!s)
+		return;
+	for (d = s->dsos; d; d = next) {
+		next = d->next;
+		dso_free(d);
+	}
+	free(s->hash);
+	free(s->symfs);
+	free(s->buildid_dir);
+	free(s->kallsyms);
+	free(s);
+}
+
+void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
+		    const char *path)
+{
+	snprintf(buf, size, "%s%s", s->symfs ? s->symfs : "", path);
+}
+
+bool sym_is_regular_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static uint64_t hash_key(const char *path, const uint8_t *bid, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	size_t i;
+
+	for (; *path; path++)
+		h = (h ^ (uint8_t)*path) * 1099511628211ULL;
+	for (i = 0; i < n; i++)
+		h = (h ^ bid[i]) * 1099511628211ULL;
+	return h;
+}
+
+static struct pd_dso *dso_new(struct pd_symbolizer *s, enum pd_dso_kind kind,
+			      const char *path)
+{
+	struct pd_dso *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->path = strdup(path);
+	if (!d->path) {
+		free(d);
+		return NULL;
+	}
+	d->s = s;
+	d->kind = kind;
+	d->next = s->dsos;
+	s->dsos = d;
+	return d;
+}
+
+PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
+					    const char *path,
+					    const uint8_t *build_id,
+					    size_t build_id_size)
+{
+	struct pd_dso *d, **slot;
+	uint64_t h;
+
+	if (!build_id)
+		build_id_size = 0;
+	if (build_id_size > PD_BUILD_ID_MAX)
+		build_id_size = PD_BUILD_ID_MAX;
+	h = hash_key(path, build_id, build_id_size) % s->hash_size;
+	for (d = s->hash[h]; d; d = d->hnext)
+		if (d->build_id_size == build_id_size &&
+		    !memcmp(d->build_id, build_id, build_id_size) &&
+		    !strcmp(d->path, path))
+			return d;
+	d = dso_new(s, PD_DSO_ELF, path);
+	if (!d) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (build_id_size) {
+		memcpy(d->build_id, build_id, build_id_size);
+		d->build_id_size = build_id_size;
+		d->has_build_id = true;
+	}
+	d->hnext = s->hash[h];
+	s->hash[h] = d;
+	if (sym_elf__load(d) == -ENOMEM) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!d->loaded)
+		pd__warn(&s->log, "%s: no symbols", path);
+	return d;
+}
+
+PD_EXPORT struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s)
+{
+	struct pd_dso *d;
+
+	if (s->kernel)
+		return s->kernel;
+	d = dso_new(s, PD_DSO_KERNEL, "[kernel.kallsyms]");
+	if (!d) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	s->kernel = d;
+	if (sym_kallsyms__load(d, s->kallsyms) == -ENOMEM) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!d->loaded)
+		pd__warn(&s->log, "%s: no kernel symbols", s->kallsyms);
+	return d;
+}
+
+PD_EXPORT struct pd_dso *pd_symbolizer__perf_map(struct pd_symbolizer *s, int pid)
+{
+	char name[64], path[4096];
+	struct pd_dso *d;
+
+	snprintf(name, sizeof(name), "/tmp/perf-%d.map", pid);
+	for (d = s->dsos; d; d = d->next)
+		if (d->kind == PD_DSO_PERF_MAP && !strcmp(d->path, name))
+			return d;
+	d = dso_new(s, PD_DSO_PERF_MAP, name);
+	if (!d) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	sym_join_symfs(s, path, sizeof(path), name);
+	if (sym_perfmap__load(d, path) == -ENOMEM) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return d;
+}
+
+PD_EXPORT bool pd_dso__loaded(const struct pd_dso *d)
+{
+	return d && d->loaded;
+}
+
+PD_EXPORT const char *pd_dso__symsrc(const struct pd_dso *d)
+{
+	return d ? d->symsrc : NULL;
+}
+
+/*
+ * Symbols of an adjusted ELF file are file-offset based (perf's map_ip);
+ * DWARF speaks virtual addresses: back through the PT_LOAD holding the
+ * offset.
+ */
+PD_EXPORT int pd_dso__inline_frames(struct pd_dso *d, uint64_t addr,
+				    struct pd_inline_frame *frames, int max)
+{
+	size_t i;
+
+	if (!d || d->kind != PD_DSO_ELF)
+		return 0;
+	for (i = 0; i < d->nr_segs; i++) {
+		const struct sym_seg *g = &d->segs[i];
+
+		if (addr >= g->offset && addr < g->offset + g->filesz) {
+			addr = addr - g->offset + g->vaddr;
+			break;
+		}
+	}
+	return sym_inline__frames(d, addr, frames, max);
+}
+
+PD_EXPORT int pd_dso__addr2line(struct pd_dso *d, uint64_t vaddr,
+				struct pd_inline_frame *frames, int max)
+{
+	if (!d || d->kind != PD_DSO_ELF)
+		return 0;
+	return sym_inline__frames(d, vaddr, frames, max);
+}
+
+PD_EXPORT int pd_dso__nm_lookup(struct pd_dso *d, const char *name,
+				uint64_t *value)
+{
+	if (!d || d->kind != PD_DSO_ELF || !d->runtime)
+		return -ENOENT;
+	return sym_elf__nm_lookup(d->runtime, name, value);
+}

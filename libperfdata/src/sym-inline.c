@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Inline chains from DWARF through libdw (no libdwfl: the DSO's own
+ * debug file is known already), as `addr2line -i -f -C` prints them:
+ * the innermost function with the line of the address, then each
+ * caller with the line of its call site, the out-of-line function last.
+ * Function names: DW_AT_linkage_name (or the MIPS one) before DW_AT_name,
+ * through abstract origins and specifications, demangled with
+ * parameters as binutils' bfd_demangle(DMGL_PARAMS | DMGL_ANSI) does.
+ * The Dwarf handle stays open per DSO.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sym-internal.h"
+
+struct sym_dwarf {
+	int fd;
+	Elf *elf;
+	Dwarf *dw;
+	/* the strings handed out live until the DSO is freed */
+	struct pd_arena names;
+};
+
+void sym_inline__free(struct sym_dwarf *dw)
+{
+	if (!dw)
+		return;
+	if (dw->dw)
+		dwarf_end(dw->dw);
+	if (dw->elf)
+		elf_end(dw->elf);
+	if (dw->fd >= 0)
+		close(dw->fd);
+	pd_arena_free(&dw->names);
+	free(dw);
+}
+
+static struct sym_dwarf *dwarf_open_file(const char *path)
+{
+	struct sym_dwarf *dw;
+	Dwarf_Off off, next;
+	size_t hsize;
+
+	dw = calloc(1, sizeof(*dw));
+	if (!dw)
+		return NULL;
+	dw->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (dw->fd < 0)
+		goto fail;
+	elf_version(EV_CURRENT);
+	dw->elf = elf_begin(dw->fd, ELF_C_READ_MMAP, NULL);
+	if (!dw->elf)
+		goto fail;
+	dw->dw = dwarf_begin_elf(dw->elf, DWARF_C_READ, NULL);
+	if (!dw->dw)
+		goto fail;
+	/* a file with only .debug_frame opens but has no units */
+	off = 0;
+	if (dwarf_nextcu(dw->dw, off, &next, &hsize, NULL, NULL, NULL))
+		goto fail;
+	return dw;
+fail:
+	sym_inline__free(dw);
+	return NULL;
+}
+
+/* The symbols' file (a debug file when there is one), else the binary. */
+static struct sym_dwarf *dso_dwarf(struct pd_dso *d)
+{
+	if (d->dw_tried)
+		return d->dw;
+	d->dw_tried = true;
+	if (d->symsrc)
+		d->dw = dwarf_open_file(d->symsrc);
+	if (!d->dw && d->runtime && (!d->symsrc || strcmp(d->runtime, d->symsrc)))
+		d->dw = dwarf_open_file(d->runtime);
+	return d->dw;
+}
+
+static bool find_cu(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (dwarf_addrdie(dw, addr, cu))
+		return true;
+	/* no .debug_aranges entry: look through the units' ranges */
+	while (!dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, addr) > 0)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+static const char *die_name(struct sym_dwarf *dw, Dwarf_Die *die)
+{
+	static const int attrs[] = {
+		DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name,
+	};
+	Dwarf_Attribute a;
+	const char *raw = NULL;
+	char *dem;
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(attrs) && !raw; i++)
+		if (dwarf_attr_integrate(die, attrs[i], &a))
+			raw = dwarf_formstring(&a);
+	if (!raw)
+		return NULL;
+	dem = sym_demangle_params(raw);
+	raw = pd_arena_strndup(&dw->names, dem ? dem : raw, SIZE_MAX);
+	free(dem);
+	return raw;
+}
+
+static const char *call_file(struct sym_dwarf *dw, Dwarf_Die *cu, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word idx;
+	Dwarf_Files *files;
+	size_t nfiles;
+	const char *f;
+
+	if (!dwarf_attr(die, DW_AT_call_file, &a) || dwarf_formudata(&a, &idx))
+		return NULL;
+	if (dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
+		return NULL;
+	f = dwarf_filesrc(files, idx, NULL, NULL);
+	return f ? pd_arena_strndup(&dw->names, f, SIZE_MAX) : NULL;
+}
+
+static unsigned int call_line(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v;
+
+	if (!dwarf_attr(die, DW_AT_call_line, &a) || dwarf_formudata(&a, &v))
+		return 0;
+	return (unsigned int)v;
+}
+
+int sym_inline__frames(struct pd_dso *d, uint64_t addr,
+		       struct pd_inline_frame *frames, int max)
+{
+	struct sym_dwarf *dw = dso_dwarf(d);
+	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Line *line;
+	const char *file = NULL;
+	unsigned int lineno = 0;
+	int nscopes, i, n = 0;
+
+	if (!dw || max <= 0)
+		return 0;
+	if (!find_cu(dw->dw, addr, &cu))
+		return 0;
+	line = dwarf_getsrc_die(&cu, addr);
+	if (line) {
+		int ln = 0;
+		const char *f = dwarf_linesrc(line, NULL, NULL);
+
+		dwarf_lineno(line, &ln);
+		lineno = ln > 0 ? (unsigned int)ln : 0;
+		file = f ? pd_arena_strndup(&dw->names, f, SIZE_MAX) : NULL;
+	}
+	nscopes = dwarf_getscopes(&cu, addr, &scopes);
+	for (i = 0; i < nscopes && n < max; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+			continue;
+		frames[n].function = die_name(dw, &scopes[i]);
+		frames[n].file = file;
+		frames[n].line = lineno;
+		n++;
+		if (tag == DW_TAG_subprogram)
+			break;
+		/* the caller's frame is at this inline's call site */
+		file = call_file(dw, &cu, &scopes[i]);
+		lineno = call_line(&scopes[i]);
+	}
+	if (!n && (file || lineno)) {
+		frames[0].function = NULL;
+		frames[0].file = file;
+		frames[0].line = lineno;
+		n = 1;
+	}
+	free(scopes);
+	return n;
+}

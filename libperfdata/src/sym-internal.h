@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The symbolizer's shared structures: a DSO is a sorted symbol array
+ * built once by one of the loaders (ELF, kallsyms, perf map), plus what
+ * the inline resolver keeps open.
+ */
+#ifndef PD_SYM_INTERNAL_H
+#define PD_SYM_INTERNAL_H
+
+#include <perfdata/symbols.h>
+
+#include "arena.h"
+#include "internal.h"
+
+#define PD_BUILD_ID_MAX 20
+
+/* A symbol while a table is built: perf's fields that pick among
+ * symbols at the same address. */
+struct sym_new {
+	uint64_t start;
+	uint64_t end;
+	const char *name;	/* in the DSO's arena */
+	uint32_t seq;		/* insertion order: ties keep it */
+	uint8_t bind;		/* STB_* */
+	uint16_t module;		/* kallsyms: 1 + index into modules */
+};
+
+struct sym_vec {
+	struct sym_new *v;
+	size_t nr, alloc;
+};
+
+int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
+		  uint8_t bind, const char *name);
+void sym_vec__sort(struct sym_vec *sv);
+/* perf's symbols__fixup_end() and symbols__fixup_duplicate(). */
+void sym_vec__fixup_end(struct sym_vec *sv, bool kallsyms);
+void sym_vec__fixup_duplicate(struct sym_vec *sv);
+
+/* One PT_LOAD of the runtime file: converts file offsets to vaddrs. */
+struct sym_seg {
+	uint64_t vaddr, offset, filesz;
+};
+
+enum pd_dso_kind {
+	PD_DSO_ELF,
+	PD_DSO_KERNEL,
+	PD_DSO_PERF_MAP,
+};
+
+struct pd_dso {
+	struct pd_dso *next;		/* symbolizer's list of all DSOs */
+	struct pd_dso *hnext;		/* hash chain */
+	struct pd_symbolizer *s;
+	enum pd_dso_kind kind;
+	char *path;
+	uint8_t build_id[PD_BUILD_ID_MAX];
+	size_t build_id_size;
+	bool has_build_id;
+
+	struct pd_sym *syms;		/* sorted by start */
+	uint16_t *sym_module;		/* kernel: 1 + module index, or 0 */
+	size_t nr_syms;
+	char **modules;			/* kernel: "[ext4]" */
+	size_t nr_modules;
+	bool loaded;
+	char *symsrc;			/* file the symbols came from */
+	char *runtime;			/* the binary itself (segments, nm) */
+
+	struct sym_seg *segs;		/* runtime file's PT_LOADs */
+	size_t nr_segs;
+	bool adjusted;			/* symbols are file-offset based */
+
+	struct sym_dwarf *dw;		/* inline resolver state, lazily */
+	bool dw_tried;
+
+	struct pd_arena arena;		/* names */
+};
+
+struct pd_symbolizer {
+	struct pd_symbolizer_opts opts;
+	char *symfs;
+	char *buildid_dir;
+	char *kallsyms;
+	struct pd_logger log;
+	struct pd_dso *dsos;
+	struct pd_dso **hash;
+	size_t hash_size, nr_dsos;
+	struct pd_dso *kernel;
+};
+
+/* Takes the symbols of sv into d (sorted, fixed up by the caller). */
+int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
+/* symfs + path into buf (perf's __symbol__join_symfs). */
+void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
+		    const char *path);
+bool sym_is_regular_file(const char *path);
+
+/* sym-elf.c: loads d's symbols the way perf's dso__load() does. */
+int sym_elf__load(struct pd_dso *d);
+/* Reads a file's GNU build id; its size or -1. */
+int sym_elf__read_build_id(const char *path, uint8_t *bid, size_t size);
+/* First .symtab symbol named name in path, as `nm path` lists it. */
+int sym_elf__nm_lookup(const char *path, const char *name, uint64_t *value);
+
+/* sym-kallsyms.c, sym-perfmap.c */
+int sym_kallsyms__load(struct pd_dso *d, const char *path);
+int sym_perfmap__load(struct pd_dso *d, const char *path);
+
+/* sym-demangle.c: the name perf 6.1 shows for an ELF symbol name,
+ * malloc'd, or NULL when it shows the name unchanged. */
+char *sym_demangle(const char *name);
+/* C++ with parameters, as addr2line -C prints function names. */
+char *sym_demangle_params(const char *name);
+
+/* sym-inline.c */
+struct sym_dwarf;
+int sym_inline__frames(struct pd_dso *d, uint64_t vaddr,
+		       struct pd_inline_frame *frames, int max);
+void sym_inline__free(struct sym_dwarf *dw);
+
+#endif /* PD_SYM_INTERNAL_H */

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Symbol tables: built the way perf 6.1 builds its rb-trees (insertion
+ * order kept among equal starts, symbols__fixup_end(),
+ * symbols__fixup_duplicate() with choose_best_symbol()), then stored as
+ * one sorted array searched by bisection.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sym-internal.h"
+
+int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
+		  uint8_t bind, const char *name)
+{
+	struct sym_new *n;
+
+	if (sv->nr == sv->alloc) {
+		size_t alloc = sv->alloc ? sv->alloc * 2 : 256;
+
+		n = realloc(sv->v, alloc * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		sv->v = n;
+		sv->alloc = alloc;
+	}
+	n = &sv->v[sv->nr];
+	n->start = start;
+	/* perf's symbol__new(): a zero size leaves end == start */
+	n->end = start + size;
+	n->name = name;
+	n->seq = (uint32_t)sv->nr;
+	n->bind = bind;
+	n->module = 0;
+	sv->nr++;
+	return 0;
+}
+
+static int sym_new_cmp(const void *a, const void *b)
+{
+	const struct sym_new *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* perf inserts equal starts to the right: in-order they keep their
+ * insertion order, which decides ties below. */
+void sym_vec__sort(struct sym_vec *sv)
+{
+	if (sv->nr > 1)
+		qsort(sv->v, sv->nr, sizeof(*sv->v), sym_new_cmp);
+}
+
+static uint64_t roundup_page(uint64_t x)
+{
+	return (x + 4095) & ~(uint64_t)4095;
+}
+
+void sym_vec__fixup_end(struct sym_vec *sv, bool kallsyms)
+{
+	size_t i;
+
+	if (!sv->nr)
+		return;
+	for (i = 1; i < sv->nr; i++) {
+		struct sym_new *prev = &sv->v[i - 1], *curr = &sv->v[i];
+
+		if (prev->end != prev->start)
+			continue;
+		/* kallsyms: the gap between the kernel and the modules is
+		 * not given to the symbol before it */
+		if (kallsyms && !prev->module != !curr->module)
+			prev->end = roundup_page(prev->end + 4096);
+		else
+			prev->end = curr->start;
+	}
+	if (sv->v[sv->nr - 1].end == sv->v[sv->nr - 1].start)
+		sv->v[sv->nr - 1].end = roundup_page(sv->v[sv->nr - 1].start) + 4096;
+}
+
+static size_t prefix_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol(): true when a stays, false when b does. */
+static bool choose_a(const struct sym_new *a, const struct sym_new *b)
+{
+	uint64_t la = a->end - a->start, lb = b->end - b->start;
+	size_t na, nb;
+	bool wa, wb;
+
+	if (lb == 0 && la > 0)
+		return true;
+	if (la == 0 && lb > 0)
+		return false;
+	wa = a->bind == STB_WEAK;
+	wb = b->bind == STB_WEAK;
+	if (wb && !wa)
+		return true;
+	if (wa && !wb)
+		return false;
+	wa = a->bind == STB_GLOBAL;
+	wb = b->bind == STB_GLOBAL;
+	if (wa && !wb)
+		return true;
+	if (wb && !wa)
+		return false;
+	na = prefix_underscores(a->name);
+	nb = prefix_underscores(b->name);
+	if (nb > na)
+		return true;
+	if (na > nb)
+		return false;
+	na = strlen(a->name);
+	nb = strlen(b->name);
+	if (na != nb)
+		return na > nb;
+	return true;
+}
+
+void sym_vec__fixup_duplicate(struct sym_vec *sv)
+{
+	size_t i, out = 0;
+
+	for (i = 0; i < sv->nr; i++) {
+		if (out && sv->v[out - 1].start == sv->v[i].start) {
+			if (!choose_a(&sv->v[out - 1], &sv->v[i]))
+				sv->v[out - 1] = sv->v[i];
+			continue;
+		}
+		sv->v[out++] = sv->v[i];
+	}
+	sv->nr = out;
+}
+
+int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
+{
+	size_t i;
+	bool mods = false;
+
+	free(d->syms);
+	free(d->sym_module);
+	d->syms = NULL;
+	d->sym_module = NULL;
+	d->nr_syms = 0;
+	if (!sv->nr)
+		return 0;
+	d->syms = calloc(sv->nr, sizeof(*d->syms));
+	if (!d->syms)
+		return -ENOMEM;
+	for (i = 0; i < sv->nr; i++) {
+		d->syms[i].start = sv->v[i].start;
+		d->syms[i].end = sv->v[i].end;
+		d->syms[i].name = sv->v[i].name;
+		mods |= sv->v[i].module != 0;
+	}
+	if (mods) {
+		d->sym_module = calloc(sv->nr, sizeof(*d->sym_module));
+		if (!d->sym_module)
+			return -ENOMEM;
+		for (i = 0; i < sv->nr; i++)
+			d->sym_module[i] = sv->v[i].module;
+	}
+	d->nr_syms = sv->nr;
+	return 0;
+}
+
+/* perf's symbols__find(): start <= addr < end, or addr == start for a
+ * symbol that kept no size. */
+static bool covers(const struct pd_sym *s, uint64_t addr)
+{
+	return addr >= s->start && (addr < s->end || addr == s->start);
+}
+
+static long find_index(const struct pd_dso *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->nr_syms, n;
+	long i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/*
+	 * lo - 1 is the last symbol starting at or below addr. perf walks
+	 * an rb-tree and returns the first covering node on its path, so
+	 * an earlier symbol whose size spans addr can also answer; look
+	 * back a little for one.
+	 */
+	for (i = (long)lo - 1, n = 0; i >= 0 && n < 64; i--, n++)
+		if (covers(&d->syms[i], addr))
+			return i;
+	return -1;
+}
+
+PD_EXPORT const struct pd_sym *pd_dso__find(struct pd_dso *d, uint64_t addr)
+{
+	long i;
+
+	if (!d || !d->nr_syms)
+		return NULL;
+	i = find_index(d, addr);
+	return i < 0 ? NULL : &d->syms[i];
+}
+
+PD_EXPORT const char *pd_dso__kernel_module(struct pd_dso *d, uint64_t addr)
+{
+	long i;
+
+	if (!d || !d->sym_module)
+		return NULL;
+	i = find_index(d, addr);
+	if (i < 0 || !d->sym_module[i])
+		return NULL;
+	return d->modules[d->sym_module[i] - 1];
+}

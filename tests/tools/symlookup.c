@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+/*
+ * symlookup: the symbolizer as a filter, for the shell tests to compare
+ * with perf script, addr2line and kallsyms.
+ *
+ *   symlookup [--symfs DIR] [--kallsyms FILE] [--no-demangle]
+ *       stdin "DSO ADDR [BUILDID]" -> "NAME+0xOFF" or "[unknown]", as
+ *       perf script prints a callchain frame (DSO "[kernel.kallsyms]":
+ *       ADDR absolute; "/tmp/perf-PID.map": absolute; else map_ip)
+ *   symlookup -i FILE
+ *       stdin "ADDR" (ELF virtual address) -> addr2line -i -f -C lines
+ *   symlookup -I FILE
+ *       the same, ADDR a map_ip address (pd_dso__inline_frames)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfdata/symbols.h>
+
+static int parse_bid(const char *hex, uint8_t *bid)
+{
+	int n = 0;
+
+	while (hex[0] && hex[1] && n < 20) {
+		unsigned int v;
+
+		if (sscanf(hex, "%2x", &v) != 1)
+			break;
+		bid[n++] = (uint8_t)v;
+		hex += 2;
+	}
+	return n;
+}
+
+static void print_inline(struct pd_dso *d, uint64_t addr, bool vaddr)
+{
+	struct pd_inline_frame f[64];
+	int i, n;
+
+	n = vaddr ? pd_dso__addr2line(d, addr, f, 64) :
+		    pd_dso__inline_frames(d, addr, f, 64);
+	if (n <= 0) {
+		printf("??\n??:0\n");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		printf("%s\n", f[i].function ? f[i].function : "??");
+		if (f[i].file)
+			printf("%s:%u\n", f[i].file, f[i].line);
+		else
+			printf("??:%u\n", f[i].line);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct pd_symbolizer_opts opts = { .sz = sizeof(opts) };
+	struct pd_symbolizer *s;
+	const char *inl = NULL;
+	bool inl_vaddr = false;
+	char line[8192];
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--symfs") && i + 1 < argc)
+			opts.symfs = argv[++i];
+		else if (!strcmp(argv[i], "--kallsyms") && i + 1 < argc)
+			opts.kallsyms = argv[++i];
+		else if (!strcmp(argv[i], "--no-demangle"))
+			opts.no_demangle = true;
+		else if ((!strcmp(argv[i], "-i") || !strcmp(argv[i], "-I")) &&
+			 i + 1 < argc) {
+			inl_vaddr = argv[i][1] == 'i';
+			inl = argv[++i];
+		} else {
+			fprintf(stderr, "usage: symlookup [--symfs DIR] [--kallsyms FILE] [--no-demangle] [-i|-I FILE]\n");
+			return 2;
+		}
+	}
+	s = pd_symbolizer__new(&opts);
+	if (!s)
+		return 1;
+	while (fgets(line, sizeof(line), stdin)) {
+		char path[4096], bidhex[64] = "";
+		unsigned long long addr;
+		const struct pd_sym *sym;
+		struct pd_dso *d;
+		uint8_t bid[20];
+		int nb = 0, pid;
+
+		if (inl) {
+			if (sscanf(line, "%llx", &addr) != 1)
+				continue;
+			d = pd_symbolizer__dso(s, inl, NULL, 0);
+			print_inline(d, addr, inl_vaddr);
+			continue;
+		}
+		if (sscanf(line, "%4095s %llx %63s", path, &addr, bidhex) < 2) {
+			printf("[bad line]\n");
+			continue;
+		}
+		if (bidhex[0])
+			nb = parse_bid(bidhex, bid);
+		if (!strcmp(path, "[kernel.kallsyms]"))
+			d = pd_symbolizer__kernel(s);
+		else if (sscanf(path, "/tmp/perf-%d.map", &pid) == 1)
+			d = pd_symbolizer__perf_map(s, pid);
+		else
+			d = pd_symbolizer__dso(s, path, nb ? bid : NULL, nb);
+		sym = d ? pd_dso__find(d, addr) : NULL;
+		if (sym)
+			printf("%s+0x%llx\n", sym->name,
+			       (unsigned long long)(addr - sym->start));
+		else
+			printf("[unknown]\n");
+	}
+	pd_symbolizer__free(s);
+	return fclose(stdout) ? 1 : 0;
+}
