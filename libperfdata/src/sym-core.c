@@ -13,11 +13,6 @@
 
 #define SYM_HASH_SIZE 1024
 
-static char *strdup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
 PD_EXPORT struct pd_symbolizer *
 pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
 {
@@ -143,7 +138,7 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 					    const uint8_t *build_id,
 					    size_t build_id_size)
 {
-	struct pd_dso *d, **slot;
+	struct pd_dso *d;
 	uint64_t h;
 
 	if (!build_id)

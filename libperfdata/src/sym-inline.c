@@ -13,6 +13,7 @@
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,30 @@ static const char *die_name(struct sym_dwarf *dw, Dwarf_Die *die)
 	return raw;
 }
 
+/*
+ * binutils' concat_filename(): a relative name (libdw gives "DIR/NAME"
+ * with the line table's directory) goes under the unit's DW_AT_comp_dir.
+ */
+static const char *file_name(struct sym_dwarf *dw, Dwarf_Die *cu, const char *f)
+{
+	Dwarf_Attribute a;
+	const char *comp = NULL;
+	char *full;
+	const char *ret;
+
+	if (!f)
+		return NULL;
+	if (f[0] != '/' && dwarf_attr(cu, DW_AT_comp_dir, &a))
+		comp = dwarf_formstring(&a);
+	if (!comp)
+		return pd_arena_strndup(&dw->names, f, SIZE_MAX);
+	if (asprintf(&full, "%s/%s", comp, f) < 0)
+		return NULL;
+	ret = pd_arena_strndup(&dw->names, full, SIZE_MAX);
+	free(full);
+	return ret;
+}
+
 static const char *call_file(struct sym_dwarf *dw, Dwarf_Die *cu, Dwarf_Die *die)
 {
 	Dwarf_Attribute a;
@@ -134,7 +159,7 @@ static const char *call_file(struct sym_dwarf *dw, Dwarf_Die *cu, Dwarf_Die *die
 	if (dwarf_getsrcfiles(cu, &files, &nfiles) || idx >= nfiles)
 		return NULL;
 	f = dwarf_filesrc(files, idx, NULL, NULL);
-	return f ? pd_arena_strndup(&dw->names, f, SIZE_MAX) : NULL;
+	return file_name(dw, cu, f);
 }
 
 static unsigned int call_line(Dwarf_Die *die)
@@ -168,9 +193,28 @@ int sym_inline__frames(struct pd_dso *d, uint64_t addr,
 
 		dwarf_lineno(line, &ln);
 		lineno = ln > 0 ? (unsigned int)ln : 0;
-		file = f ? pd_arena_strndup(&dw->names, f, SIZE_MAX) : NULL;
+		file = file_name(dw, &cu, f);
 	}
+	/*
+	 * dwarf_getscopes() continues from an inline into its abstract
+	 * definition; the callers are the concrete DIEs around the
+	 * innermost function, which dwarf_getscopes_die() gives.
+	 */
 	nscopes = dwarf_getscopes(&cu, addr, &scopes);
+	for (i = 0; i < nscopes; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Die inner = scopes[i];
+
+			free(scopes);
+			scopes = NULL;
+			nscopes = dwarf_getscopes_die(&inner, &scopes);
+			break;
+		}
+	}
+	if (i == nscopes)
+		nscopes = 0;
 	for (i = 0; i < nscopes && n < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 
