@@ -855,6 +855,12 @@ static int open_writer(struct conv *c, const char *out)
 	wo.endian = c->o->endian;
 	wo.compress = c->compress;
 	wo.compress_level = c->o->compress_level;
+	/*
+	 * perf 5.10 carries the undecoded tail of one COMPRESSED record into
+	 * the next (decomp_last in perf_session__process_compressed_event(),
+	 * util/session.c); 5.2-5.9 start each one afresh.
+	 */
+	wo.compress_split = !c->t || c->t->version >= PD_PERF_VERSION(5, 10);
 	wo.pipe_last_feature = pipe_marker(c);
 	c->w = pd_writer__open(out, &wo);
 	if (!c->w)

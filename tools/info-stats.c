@@ -59,7 +59,8 @@ static uint64_t *last_value(struct last_values *m, uint64_t id)
 	return &m->vals[i];
 }
 
-static int count(uint64_t (**per_evsel)[2], size_t *cap, size_t idx, int lost)
+static int count(uint64_t (**per_evsel)[2], size_t *cap, size_t idx, int lost,
+		 uint64_t add)
 {
 	if (idx >= *cap) {
 		size_t ncap = idx + 16;
@@ -71,7 +72,7 @@ static int count(uint64_t (**per_evsel)[2], size_t *cap, size_t idx, int lost)
 		*per_evsel = n;
 		*cap = ncap;
 	}
-	(*per_evsel)[idx][lost]++;
+	(*per_evsel)[idx][lost] += add;
 	return 0;
 }
 
@@ -114,14 +115,22 @@ int pd_info_print_stats(FILE *out, struct pd_reader *r)
 				if (rd->values[k].value == *prev)
 					continue;
 				*prev = rd->values[k].value;
-				err = count(&per_evsel, &cap, m->idx, 0);
+				err = count(&per_evsel, &cap, m->idx, 0, 1);
 				if (err)
 					goto out;
 			}
 			continue;
 		}
-		err = count(&per_evsel, &cap, idx,
-			    ev->type == PD_RECORD_LOST_SAMPLES);
+		/*
+		 * per event, perf adds up the samples each LOST_SAMPLES
+		 * record says were lost (count_lost_samples_event(),
+		 * builtin-report.c), in a u32
+		 */
+		if (ev->type == PD_RECORD_LOST_SAMPLES)
+			err = count(&per_evsel, &cap, idx, 1,
+				    (uint32_t)ev->u.lost_samples.lost);
+		else
+			err = count(&per_evsel, &cap, idx, 0, 1);
 		if (err)
 			goto out;
 	}
@@ -147,7 +156,7 @@ int pd_info_print_stats(FILE *out, struct pd_reader *r)
 		const struct pd_evsel *e = pd_reader__evsel(r, i);
 		char name[256];
 
-		if (!per_evsel[i][0] && !per_evsel[i][1])
+		if (!per_evsel[i][0] && !(uint32_t)per_evsel[i][1])
 			continue;
 		/*
 		 * perf report --stats names pipe-mode events from their
@@ -162,9 +171,9 @@ int pd_info_print_stats(FILE *out, struct pd_reader *r)
 		if (per_evsel[i][0])
 			fprintf(out, "%16s events: %10" PRIu64 "\n", "SAMPLE",
 				per_evsel[i][0]);
-		if (per_evsel[i][1])
-			fprintf(out, "%16s events: %10" PRIu64 "\n",
-				"LOST_SAMPLES", per_evsel[i][1]);
+		if ((uint32_t)per_evsel[i][1])
+			fprintf(out, "%16s events: %10" PRIu32 "\n",
+				"LOST_SAMPLES", (uint32_t)per_evsel[i][1]);
 	}
 	err = 0;
 out:

@@ -63,6 +63,7 @@ struct pd_writer {
 
 	/* compression */
 	uint32_t compress;
+	bool compress_split;
 	int level;
 	struct pd_comp *comp;
 	uint8_t *batch;
@@ -315,6 +316,8 @@ PD_EXPORT struct pd_writer *pd_writer__open(const char *path,
 	w->swap = w->big_endian != pd_host_is_be();
 	w->compress = o.compress;
 	w->level = o.compress_level;
+	/* every perf that reads COMPRESSED2 (6.15+) joins split records */
+	w->compress_split = o.compress_split || o.compress == PD_RECORD_COMPRESSED2;
 	w->pipe_last_feature = o.pipe_last_feature;
 	w->tracing_rec_size = o.tracing_data_record_size == 16 ? 16 : 12;
 	w->log.fn = o.log;
@@ -698,6 +701,31 @@ static int put_record(struct pd_writer *w, const void *rec, size_t size)
 
 	if (!w->compress)
 		return emit(w, rec, size);
+	/*
+	 * Readers that join a record split across compressed records get
+	 * full batches, and records larger than a batch (DWARF samples with
+	 * 64 KiB stacks) compressed too; for the others records stay whole.
+	 */
+	if (w->compress_split) {
+		const uint8_t *p = rec;
+
+		while (size) {
+			size_t n = COMP_BATCH - w->batch_len;
+
+			if (n > size)
+				n = size;
+			memcpy(w->batch + w->batch_len, p, n);
+			w->batch_len += n;
+			p += n;
+			size -= n;
+			if (w->batch_len == COMP_BATCH) {
+				err = flush_batch(w);
+				if (err)
+					return err;
+			}
+		}
+		return 0;
+	}
 	if (w->batch_len + size > COMP_BATCH) {
 		err = flush_batch(w);
 		if (err)

@@ -69,6 +69,14 @@ struct pd_writer_opts {
 	void *log_ctx;
 	/* Name used in messages (default: the path, or "<stdout>"). */
 	const char *name;
+	/*
+	 * COMPRESSED: records may be split across compressed records, as
+	 * perf 5.10+ reads them (5.2-5.9 cannot join the pieces, so the
+	 * default keeps records whole and leaves records larger than a
+	 * batch uncompressed). COMPRESSED2 records are always split: every
+	 * reader of them joins.
+	 */
+	bool compress_split;
 };
 
 /*
