@@ -862,6 +862,19 @@ static int open_writer(struct conv *c, const char *out)
 	 */
 	wo.compress_split = !c->t || c->t->version >= PD_PERF_VERSION(5, 10);
 	wo.pipe_last_feature = pipe_marker(c);
+	/*
+	 * A 3.10 pipe is read by two perfs: upstream 3.10 finds HEADER_ATTR
+	 * ids after its 96-byte attr, RHEL 7's (3.10.0-1160) after 112 bytes
+	 * (perf_event__process_attr(), util/header.c, reads them at
+	 * event->attr.id, after its own struct perf_event_attr). Sixteen zero
+	 * bytes after the 96-byte attr suit both: RHEL 7 reads them as zero
+	 * sample_regs_intr, aux_watermark and sample_max_stack, upstream as
+	 * two ids 0, which no kernel gives an event (ids count from 1).
+	 */
+	if (c->t && c->out_mode == PD_MODE_PIPE &&
+	    c->t->version == PD_PERF_VERSION(3, 10) &&
+	    !(c->t->flags & PD_TGT_PIPE_ATTR_BY_SIZE) && c->t->attr_size == 96)
+		wo.pipe_attr_pad = 112 - 96;
 	c->w = pd_writer__open(out, &wo);
 	if (!c->w)
 		return fail(c, -errno, "%s", pd_writer__open_errmsg());

@@ -123,13 +123,10 @@ static const struct pd_perf_target t_3_10 = {
 	.attr_size_max = PD_ATTR_SIZE_VER3,
 	/*
 	 * Pipe mode (header.c v3.10.99, perf_event__process_attr()): ids
-	 * after 96 bytes. RHEL 7 perf looks for them after 112 bytes, so
-	 * no single HEADER_ATTR size suits both 3.10 perfs: a pipe stream
-	 * converted for "3.10" loses the first two ids of every attr when
-	 * RHEL 7 perf reads it. For RHEL 7 use the rhel7 target. (A 112-byte
-	 * attr would cost upstream 3.10 two bogus ids instead, but breaks the
-	 * rule attr_size <= attr_size_max that tests/tools/check-target
-	 * enforces; left as it is.)
+	 * after 96 bytes. RHEL 7 perf looks for them after 112 bytes. The
+	 * converter writes the 96-byte attr, 16 zero bytes, then the ids:
+	 * upstream 3.10 reads two extra ids 0 (never an event's), RHEL 7
+	 * zeros for the fields past VER3 (convert.c, open_writer()).
 	 */
 	.attr_size = PD_ATTR_SIZE_VER3,
 	/*

@@ -1,6 +1,7 @@
 #!/bin/sh
-# make bench: pd-info --stats throughput next to perf report --stats on the
-# same large recording, measured in the same run. The recording (several
+# make bench: pd-info --stats throughput next to perf report --stats, and
+# pd-convert's next to perf inject (the perf tool that rewrites a whole
+# file), on the same large recording, measured in the same run. The recording (several
 # hundred MB of DWARF-callchain samples) is made once with the system perf
 # and kept in $B/bench/.
 set -eu
@@ -33,29 +34,63 @@ fi
 size=$(stat -c %s "$big")
 mb=$(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }')
 
-# run CMD...: best wall time of 3 runs (s) and peak RSS (KiB) via GNU time
+# run CMD...: best wall time of 3 runs (s) and peak RSS (KiB) via GNU time.
+# $out is removed before each run: replacing a file of several hundred MB
+# costs the kernel as much as writing it, and is not what is measured.
+out=$dir/out.data
 run() {
 	best=
 	for i in 1 2 3; do
+		rm -f "$out"
 		/usr/bin/time -f '%e %M' -o "$dir/time" "$@" >/dev/null 2>&1 </dev/null || true
 		t=$(cut -d' ' -f1 "$dir/time"); rss=$(cut -d' ' -f2 "$dir/time")
 		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then
 			best=$t
 		fi
 	done
-	echo "$best $rss"
+	osize=0
+	[ -f "$out" ] && osize=$(stat -c %s "$out")
+	rm -f "$out"
+	echo "$best $rss $osize"
 }
 if [ ! -x /usr/bin/time ]; then
 	echo "bench: needs GNU time (apt-get install time)" >&2
 	exit 1
 fi
-cat /dev/null "$big" >/dev/null	# warm the page cache for both
-set -- $(run "$B/bin/pd-info" --stats "$big"); pd_t=$1; pd_rss=$2
-set -- $(run perf report --stats -i "$big"); perf_t=$1; perf_rss=$2
-awk -v mb="$mb" -v pt="$pd_t" -v pr="$pd_rss" -v ft="$perf_t" -v fr="$perf_rss" 'BEGIN {
-	printf "input: %s MB (DWARF callchains, 64 KiB stacks)\n", mb
-	printf "%-28s %8s %10s %12s\n", "", "seconds", "MB/s", "peak RSS"
-	printf "%-28s %8.2f %10.0f %9d KiB\n", "pd-info --stats", pt, mb / (pt > 0 ? pt : 0.01), pr
-	printf "%-28s %8.2f %10.0f %9d KiB\n", "perf report --stats", ft, mb / (ft > 0 ? ft : 0.01), fr
-	printf "pd-info is %.1fx the speed of perf report --stats\n", ft / (pt > 0 ? pt : 0.01)
-}'
+cat /dev/null "$big" >/dev/null	# warm the page cache for all
+echo "input: $mb MB (DWARF callchains, 64 KiB stacks); $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
+printf '%-34s %8s %8s %12s %10s\n' "" seconds MB/s "peak RSS" "output MB"
+line() { # NAME SECONDS RSS OUTPUT_BYTES
+	awk -v n="$1" -v t="$2" -v r="$3" -v o="$4" -v mb="$mb" 'BEGIN {
+		# (parenthesised: a bare ">" among printf arguments redirects)
+		printf "%-34s %8.2f %8.0f %8d KiB %10s\n", n, t, mb / (t > 0 ? t : 0.01), r,
+			((o > 0) ? sprintf("%.1f", o / 1048576) : "-")
+	}'
+}
+ratio() { # WHAT OURS THEIRS
+	awk -v w="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%s: %.1fx the speed\n", w, b / ((a > 0) ? a : 0.01) }'
+}
+
+set -- $(run "$B/bin/pd-info" --stats "$big"); pd_t=$1
+line "pd-info --stats" "$@"
+set -- $(run perf report --stats -i "$big"); perf_t=$1
+line "perf report --stats" "$@"
+set -- $(run perf inject -i "$big" -o "$out"); inj_t=$1
+line "perf inject -i IN -o OUT" "$@"
+for how in --target-perf=4.18 --compress --endian=big; do
+	set -- $(run "$B/bin/pd-convert" -q $how "$big" -o "$out")
+	line "pd-convert $how" "$@"
+	ratio "pd-convert $how vs perf inject" "$1" "$inj_t"
+done
+ratio "pd-info --stats vs perf report --stats" "$pd_t" "$perf_t"
+
+# the stats themselves must agree, or the speed means nothing
+"$B/bin/pd-info" -q --stats "$big" | sed -n '/Aggregated stats/,$p' >"$dir/stats.pd"
+perf report --stats -i "$big" 2>/dev/null </dev/null | sed -n '/Aggregated stats/,$p' >"$dir/stats.perf"
+if cmp -s "$dir/stats.pd" "$dir/stats.perf"; then
+	echo "pd-info --stats equals perf report --stats on this file"
+else
+	echo "bench: pd-info --stats differs from perf report --stats:" >&2
+	diff "$dir/stats.perf" "$dir/stats.pd" | head >&2
+	exit 1
+fi

@@ -54,6 +54,7 @@ struct pd_writer {
 	bool swap;		/* output in the other byte order */
 	bool big_endian;	/* byte order of the output */
 	uint32_t pipe_last_feature;
+	uint32_t pipe_attr_pad;
 	uint32_t tracing_rec_size;
 
 	/* output buffer; pos is the file offset of obuf[0] */
@@ -319,6 +320,7 @@ PD_EXPORT struct pd_writer *pd_writer__open(const char *path,
 	/* every perf that reads COMPRESSED2 (6.15+) joins split records */
 	w->compress_split = o.compress_split || o.compress == PD_RECORD_COMPRESSED2;
 	w->pipe_last_feature = o.pipe_last_feature;
+	w->pipe_attr_pad = PD_ALIGN(o.pipe_attr_pad, 8);
 	w->tracing_rec_size = o.tracing_data_record_size == 16 ? 16 : 12;
 	w->log.fn = o.log;
 	w->log.ctx = o.log_ctx;
@@ -370,7 +372,8 @@ static void attr_bytes(struct pd_writer *w, void *dst, const struct pd_attr *a,
 
 static int emit_header_attr(struct pd_writer *w, const struct wr_evsel *e)
 {
-	size_t size = 8 + e->attr_size + 8 * e->nr_ids;
+	size_t size = 8 + e->attr_size + w->pipe_attr_pad + 8 * e->nr_ids;
+	uint8_t *ids;
 	uint8_t *rec;
 	size_t i;
 
@@ -383,8 +386,11 @@ static int emit_header_attr(struct pd_writer *w, const struct wr_evsel *e)
 		return -ENOMEM;
 	put_header(w, rec, PD_RECORD_HEADER_ATTR, 0, size);
 	attr_bytes(w, rec + 8, &e->attr, e->attr_size);
+	ids = rec + 8 + e->attr_size;
+	memset(ids, 0, w->pipe_attr_pad);
+	ids += w->pipe_attr_pad;
 	for (i = 0; i < e->nr_ids; i++)
-		put64(w, rec + 8 + e->attr_size + 8 * i, e->ids[i]);
+		put64(w, ids + 8 * i, e->ids[i]);
 	return emit(w, rec, size);
 }
 

@@ -77,6 +77,12 @@ struct pd_writer_opts {
 	 * reader of them joins.
 	 */
 	bool compress_split;
+	/*
+	 * Pipe mode: zero bytes written between each HEADER_ATTR record's
+	 * attr and its ids, for streams read by perfs that disagree on where
+	 * the ids start (see pd-convert's 3.10 target).
+	 */
+	uint32_t pipe_attr_pad;
 };
 
 /*
