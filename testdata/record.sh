@@ -58,5 +58,7 @@ perf record --no-buildid-cache -k mono -e cpu-clock -F 999 -o clock.data bin/bur
 check clock.data
 perf record --no-buildid-cache -g -e cpu-clock -F 999 -o inl.data bin/inl 300
 check inl.data
+perf record --no-buildid-cache --call-graph dwarf,1024 -e cpu-clock -F 199 -o inl-dwarf.data bin/inl 300
+check inl-dwarf.data
 perf stat record --quiet -o stat.data -e task-clock,context-switches bin/burn 100
 check stat.data

@@ -372,10 +372,10 @@ static bool is_text_section(Elf *elf, const GElf_Ehdr *eh, const GElf_Shdr *sh)
 }
 
 /*
- * perf's dso__load_sym() for a user-space DSO. Returns the number of
- * symbols, or -1 where perf gives up half way (a symbol in a section
- * that does not exist, e.g. SHN_ABS): what was read stays, without the
- * end and duplicate fix-ups.
+ * perf's dso__load_sym() for a user-space DSO: the number of symbols,
+ * or -1 when a NOBITS section has no counterpart in the runtime file
+ * (perf gives up there: what was read stays, without the end and
+ * duplicate fix-ups).
  */
 static int load_sym(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 		    struct sym_vec *sv)
@@ -420,9 +420,11 @@ static int load_sym(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 		    raw[1] && strchr("adtx", raw[1]) &&
 		    (raw[2] == '\0' || raw[2] == '.'))
 			continue;
+		/* SHN_ABS objects (glibc's version names): perf 6.1 reads
+		 * on past them (checked on libc's symtab) */
 		sec = elf_getscn(syms->elf, sym.st_shndx);
 		if (!sec || !gelf_getshdr(sec, &sh))
-			return -1;
+			continue;
 		/* not loaded at run time (.gnu.warning.*) */
 		if (!(sh.sh_flags & SHF_ALLOC))
 			continue;

@@ -101,7 +101,82 @@ static bool find_cu(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
 	return false;
 }
 
-static const char *die_name(struct sym_dwarf *dw, Dwarf_Die *die)
+/*
+ * binutils: DW_AT_name is taken as a linkage name in C and assembler
+ * units only (mangle_style() == 0).
+ */
+static bool name_is_linkage(Dwarf_Die *cu)
+{
+	switch (dwarf_srclang(cu)) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_C99:
+	case DW_LANG_C11:
+	case DW_LANG_Mips_Assembler:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * binutils' _bfd_elf_find_function(), simplified: the function symbol
+ * of the DWARF file's .symtab that starts closest below addr, a covering
+ * global one, then the smallest, winning ties.
+ */
+static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Elf_Data *data;
+	const char *best = NULL;
+	uint64_t best_off = 0, best_size = 0;
+	bool best_global = false;
+	size_t i, nr;
+
+	while ((scn = elf_nextscn(dw->elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			break;
+	if (!scn || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+		return NULL;
+	nr = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < nr; i++) {
+		GElf_Sym sym;
+		unsigned int type;
+		bool global, better;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
+		    !sym.st_name || sym.st_value > addr)
+			continue;
+		global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
+		if (!best || sym.st_value > best_off)
+			better = true;
+		else if (sym.st_value < best_off)
+			better = false;
+		else if (best_off + best_size <= addr)
+			better = sym.st_size > best_size;
+		else if (sym.st_value + sym.st_size > addr)
+			better = best_global && !global ? false :
+				 (!best_global && global) || sym.st_size < best_size;
+		else
+			better = false;
+		if (better) {
+			best = elf_strptr(dw->elf, sh.sh_link, sym.st_name);
+			best_off = sym.st_value;
+			best_size = sym.st_size;
+			best_global = global;
+		}
+	}
+	return best;
+}
+
+static const char *die_name(struct sym_dwarf *dw, Dwarf_Die *die,
+			    bool no_demangle, const char **perf_name,
+			    Dwarf_Die *cu, uint64_t addr)
 {
 	static const int attrs[] = {
 		DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name,
@@ -114,8 +189,23 @@ static const char *die_name(struct sym_dwarf *dw, Dwarf_Die *die)
 	for (i = 0; i < PD_ARRAY_SIZE(attrs) && !raw; i++)
 		if (dwarf_attr_integrate(die, attrs[i], &a))
 			raw = dwarf_formstring(&a);
+	/*
+	 * binutils names the innermost function (cu given) by its ELF
+	 * symbol when DWARF has no linkage name for it (C++ functions
+	 * with internal linkage, clones)
+	 */
+	if (cu && (i - 1 == 2 || !raw) && !name_is_linkage(cu)) {
+		const char *e = elf_function_at(dw, addr);
+
+		if (e)
+			raw = e;
+	}
+	*perf_name = NULL;
 	if (!raw)
 		return NULL;
+	dem = no_demangle ? NULL : sym_demangle(raw);
+	*perf_name = pd_arena_strndup(&dw->names, dem ? dem : raw, SIZE_MAX);
+	free(dem);
 	dem = sym_demangle_params(raw);
 	raw = pd_arena_strndup(&dw->names, dem ? dem : raw, SIZE_MAX);
 	free(dem);
@@ -220,7 +310,10 @@ int sym_inline__frames(struct pd_dso *d, uint64_t addr,
 
 		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
 			continue;
-		frames[n].function = die_name(dw, &scopes[i]);
+		frames[n].function = die_name(dw, &scopes[i],
+					      d->s->opts.no_demangle,
+					      &frames[n].perf_name,
+					      n ? NULL : &cu, addr);
 		frames[n].file = file;
 		frames[n].line = lineno;
 		n++;
@@ -232,6 +325,7 @@ int sym_inline__frames(struct pd_dso *d, uint64_t addr,
 	}
 	if (!n && (file || lineno)) {
 		frames[0].function = NULL;
+		frames[0].perf_name = NULL;
 		frames[0].file = file;
 		frames[0].line = lineno;
 		n = 1;

@@ -11,6 +11,11 @@
  *       stdin "ADDR" (ELF virtual address) -> addr2line -i -f -C lines
  *   symlookup -I FILE
  *       the same, ADDR a map_ip address (pd_dso__inline_frames)
+ *   symlookup -P
+ *       stdin: `perf script --no-inline -F ip,sym,symoff,dso` lines;
+ *       stdout: the same with each frame replaced by its inline chain
+ *       the way perf script prints DWARF-unwound callchains (see
+ *       pd_inline_frame.perf_name); other lines unchanged
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,12 +58,56 @@ static void print_inline(struct pd_dso *d, uint64_t addr, bool vaddr)
 	}
 }
 
+/* "\t%16llx SYM+0xOFF (DSO)" */
+static void perf_inline_line(struct pd_symbolizer *s, const char *line)
+{
+	struct pd_inline_frame f[64];
+	const struct pd_sym *sym;
+	const char *open, *close;
+	unsigned long long ip;
+	char path[4096];
+	struct pd_dso *d;
+	int i, n, len;
+
+	open = strrchr(line, '(');
+	close = open ? strrchr(open, ')') : NULL;
+	if (sscanf(line, " %llx", &ip) != 1 || !close ||
+	    close - open - 1 >= (long)sizeof(path) || open[1] == '[') {
+		fputs(line, stdout);
+		return;
+	}
+	len = (int)(close - open - 1);
+	memcpy(path, open + 1, len);
+	path[len] = '\0';
+	d = pd_symbolizer__dso(s, path, NULL, 0);
+	sym = d ? pd_dso__find(d, ip) : NULL;
+	n = sym ? pd_dso__inline_frames(d, ip, f, 64) : 0;
+	/* perf stops reading addr2line at a "??:0" location */
+	for (i = 0; i < n; i++)
+		if (!f[i].file && !f[i].line)
+			break;
+	n = i;
+	if (!n) {
+		fputs(line, stdout);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = f[i].perf_name ? f[i].perf_name : "??";
+
+		if (!strcmp(name, sym->name))
+			fputs(line, stdout);
+		else
+			printf("\t%16llx %s+0x%llx (inlined)\n", ip, name,
+			       ip - (unsigned long long)sym->start);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct pd_symbolizer_opts opts = { .sz = sizeof(opts) };
 	struct pd_symbolizer *s;
 	const char *inl = NULL;
-	bool inl_vaddr = false;
+	bool inl_vaddr = false, perf_inline = false;
 	char line[8192];
 	int i;
 
@@ -67,6 +116,8 @@ int main(int argc, char **argv)
 			opts.symfs = argv[++i];
 		else if (!strcmp(argv[i], "--kallsyms") && i + 1 < argc)
 			opts.kallsyms = argv[++i];
+		else if (!strcmp(argv[i], "-P"))
+			perf_inline = true;
 		else if (!strcmp(argv[i], "--no-demangle"))
 			opts.no_demangle = true;
 		else if ((!strcmp(argv[i], "-i") || !strcmp(argv[i], "-I")) &&
@@ -74,7 +125,7 @@ int main(int argc, char **argv)
 			inl_vaddr = argv[i][1] == 'i';
 			inl = argv[++i];
 		} else {
-			fprintf(stderr, "usage: symlookup [--symfs DIR] [--kallsyms FILE] [--no-demangle] [-i|-I FILE]\n");
+			fprintf(stderr, "usage: symlookup [--symfs DIR] [--kallsyms FILE] [--no-demangle] [-i|-I FILE|-P]\n");
 			return 2;
 		}
 	}
@@ -89,6 +140,10 @@ int main(int argc, char **argv)
 		uint8_t bid[20];
 		int nb = 0, pid;
 
+		if (perf_inline) {
+			perf_inline_line(s, line);
+			continue;
+		}
 		if (inl) {
 			if (sscanf(line, "%llx", &addr) != 1)
 				continue;

@@ -43,6 +43,17 @@ struct pd_inline_frame {
 	const char *function;	/* demangled; NULL when unknown */
 	const char *file;	/* NULL when unknown */
 	unsigned int line;	/* 0 when unknown */
+	/*
+	 * The name perf script gives the frame: the DWARF (linkage) name
+	 * demangled as ELF symbols are (no parameters), raw with
+	 * no_demangle; NULL when unknown ("??"). perf 6.1 prints inlined
+	 * frames only in DWARF-unwound callchains: for a frame at ADDR in
+	 * symbol SYM, every entry of the chain replaces the frame line,
+	 * innermost first, as "NAME+0x(ADDR-SYM.start) (inlined)", except
+	 * one whose perf_name equals SYM's name, printed as the usual
+	 * "SYM+0xOFF (DSO)" line.
+	 */
+	const char *perf_name;
 };
 
 struct pd_symbolizer *pd_symbolizer__new(const struct pd_symbolizer_opts *opts);
