@@ -190,10 +190,16 @@ static void header_line(struct folder *f, char *s, size_t len,
 	}
 	/* one number is the TID (perf's default); PID-less as for "0/0" */
 	smp.tid = parse_int(h->pid, h->pid_end);
+	smp.tid_text = h->pid;
+	smp.tid_text_len = h->pid_end - h->pid;
 	if (h->tid < h->tid_end &&
 	    !(h->tid_end - h->tid == 1 && *h->tid == '0')) {
 		smp.pid = smp.tid;
+		smp.pid_text = smp.tid_text;
+		smp.pid_text_len = smp.tid_text_len;
 		smp.tid = parse_int(h->tid, h->tid_end);
+		smp.tid_text = h->tid;
+		smp.tid_text_len = h->tid_end - h->tid;
 	}
 	s[h->comm_len] = '\0';
 	smp.comm = s;

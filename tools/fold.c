@@ -55,7 +55,12 @@ struct folder {
 	size_t nframes, frames_cap;
 	bool last_cut;		/* the last frame pushed is a (cut) mark */
 
+	/* the last module's classes: consecutive frames share modules */
+	struct buf mod;
+	bool mod_kernel, mod_jit, mod_no_inline;
+
 	struct buf name;	/* one frame's name while it is tidied */
+	struct buf unknown;	/* "[module]" for "[unknown]" symbols */
 	struct buf key;		/* the folded stack */
 	struct span *parts;	/* a frame's "a->b" parts */
 	size_t parts_cap;
@@ -147,6 +152,8 @@ void folder__free(struct folder *f)
 	free(f->text.p);
 	free(f->frames);
 	free(f->name.p);
+	free(f->unknown.p);
+	free(f->mod.p);
 	free(f->key.p);
 	free(f->parts);
 	free(f);
@@ -205,10 +212,12 @@ static bool selected(struct folder *f, const struct fold_sample *s)
 	return true;
 }
 
-static int add_id(struct buf *b, int id)
+static int add_id(struct buf *b, int id, const char *text, size_t len)
 {
 	char num[16];
 
+	if (text)
+		return buf_add(b, text, len);
 	if (id < 0)
 		return buf_add(b, "?", 1);
 	snprintf(num, sizeof(num), "%d", id);
@@ -243,11 +252,11 @@ bool folder__begin(struct folder *f, const struct fold_sample *s)
 	if (!err && (f->o.tid || f->o.pid)) {
 		err = buf_add(b, "-", 1);
 		if (!err)
-			err = add_id(b, s->pid);
+			err = add_id(b, s->pid, s->pid_text, s->pid_text_len);
 		if (!err && f->o.tid) {
 			err = buf_add(b, "/", 1);
 			if (!err)
-				err = add_id(b, s->tid);
+				err = add_id(b, s->tid, s->tid_text, s->tid_text_len);
 		}
 	}
 	if (err) {
@@ -418,47 +427,14 @@ static bool is_go_name(const char *s)
 	return close != NULL;
 }
 
-/*
- * The script's generic tidying, in place: ';' -> ':', everything from
- * the first '(' that does not open "(anonymous namespace)" dropped
- * (unless it looks like a Go method), quotes deleted; then, for java
- * processes, the leading 'L' of class names.
- */
-static void tidy(struct folder *f)
+/* "[unknown]": the module's file name, if the module is known */
+static int unknown_name(struct folder *f, const char *pc, const char *mod)
 {
-	char *s = f->name.p, *p, *q;
-
-	for (p = s; *p; p++)
-		if (*p == ';')
-			*p = ':';
-	if (!is_go_name(s)) {
-		for (p = strchr(s, '('); p; p = strchr(p + 1, '('))
-			if (strncmp(p + 1, "anonymous namespace)", 20)) {
-				*p = '\0';
-				break;
-			}
-	}
-	for (p = q = s; *p; p++)
-		if (*p != '"' && *p != '\'')
-			*q++ = *p;
-	*q = '\0';
-	if (f->java && s[0] == 'L' && strchr(s, '/'))
-		memmove(s, s + 1, q - s);	/* with the NUL */
-	f->name.len = strlen(s);
-}
-
-/* One "a->b" part, its name put in f->name (NUL-terminated). */
-static int part_name(struct folder *f, const char *part, size_t len,
-		     const char *pc, const char *mod)
-{
-	struct buf *b = &f->name;
+	struct buf *b = &f->unknown;
 	const char *base;
 	int err;
 
 	b->len = 0;
-	if (len != 9 || memcmp(part, "[unknown]", 9))
-		return buf_add(b, part, len);
-	/* unknown symbol: the module's file name, if the module is known */
 	if (strcmp(mod, "[unknown]")) {
 		base = strrchr(mod, '/');
 		base = base ? base + 1 : mod;
@@ -480,6 +456,81 @@ static int part_name(struct folder *f, const char *part, size_t len,
 	return err;
 }
 
+static const bool tidy_chars[256] = {
+	[';'] = true, ['('] = true, ['"'] = true, ['\''] = true,
+};
+
+/* Where the script's tidying cuts a name: the first '(' that does not
+ * open "(anonymous namespace)", unless the name is a Go method. */
+static char *tidy_cut(char *s, char *paren)
+{
+	if (is_go_name(s))
+		return NULL;
+	for (; paren; paren = strchr(paren + 1, '('))
+		if (strncmp(paren + 1, "anonymous namespace)", 20))
+			return paren;
+	return NULL;
+}
+
+/*
+ * One "a->b" part into f->name, tidied as the script does: ';' -> ':';
+ * everything from tidy_cut() on dropped; quotes deleted; for java
+ * processes, the leading 'L' of class names. One copying pass notes what
+ * the rarer steps need.
+ */
+static int part_name(struct folder *f, const char *part, size_t len,
+		     const char *pc, const char *mod)
+{
+	struct buf *b = &f->name;
+	char *s, *p, *q, *paren = NULL;
+	bool quotes = false;
+	size_t i;
+
+	if (len == 9 && !memcmp(part, "[unknown]", 9)) {
+		if (unknown_name(f, pc, mod) < 0)
+			return -ENOMEM;
+		part = f->unknown.p;
+		len = f->unknown.len;
+	}
+	b->len = 0;
+	if (buf_reserve(b, len) < 0)
+		return -ENOMEM;
+	s = b->p;
+	memcpy(s, part, len);
+	s[len] = '\0';
+	/* most names have none of the characters tidying is about */
+	for (i = 0; i < len; i++) {
+		if (!tidy_chars[(unsigned char)s[i]])
+			continue;
+		if (s[i] == ';')
+			s[i] = ':';
+		else if (s[i] == '(' && !paren)
+			paren = s + i;
+		else if (s[i] == '"' || s[i] == '\'')
+			quotes = true;
+	}
+	if (paren) {
+		p = tidy_cut(s, paren);
+		if (p) {
+			*p = '\0';
+			len = p - s;
+		}
+	}
+	if (quotes) {
+		for (p = q = s; *p; p++)
+			if (*p != '"' && *p != '\'')
+				*q++ = *p;
+		*q = '\0';
+		len = q - s;
+	}
+	if (f->java && s[0] == 'L' && memchr(s, '/', len)) {
+		memmove(s, s + 1, len);	/* with the NUL */
+		len--;
+	}
+	b->len = len;
+	return 0;
+}
+
 static bool has_hex_offset(const char *sym, size_t len, size_t *cut)
 {
 	size_t i = len;
@@ -499,9 +550,12 @@ static size_t split_parts(struct folder *f, const char *sym, size_t len)
 	size_t n = 0, start = 0, i;
 
 	for (i = 0;; i++) {
-		bool at_end = i == len;
+		const char *dash = memchr(sym + i, '-', len - i);
+		bool at_end;
 
-		if (!at_end && !(sym[i] == '-' && i + 1 < len && sym[i + 1] == '>'))
+		i = dash ? (size_t)(dash - sym) : len;
+		at_end = i == len;
+		if (!at_end && !(i + 1 < len && sym[i + 1] == '>'))
 			continue;
 		if (n == f->parts_cap) {
 			size_t cap = f->parts_cap ? f->parts_cap * 2 : 8;
@@ -530,15 +584,26 @@ static size_t split_parts(struct folder *f, const char *sym, size_t len)
 void folder__frame(struct folder *f, const char *pc, const char *sym,
 		   const char *mod)
 {
-	bool kernel = is_kernel_mod(mod);
 	size_t len, cut, n, i;
+	bool kernel;
 
 	if (!f->open)
 		return;
+	if (!f->mod.p || strcmp(mod, f->mod.p)) {
+		f->mod.len = 0;
+		if (buf_adds(&f->mod, mod) < 0) {
+			f->failed = true;
+			return;
+		}
+		f->mod_kernel = is_kernel_mod(mod);
+		f->mod_jit = is_jit_mod(mod);
+		f->mod_no_inline = inline_skips_mod(mod);
+	}
+	kernel = f->mod_kernel;
 	if ((f->o.capture == FOLD_CAPTURE_USER && kernel) ||
 	    (f->o.capture == FOLD_CAPTURE_KERNEL && !kernel))
 		return;
-	if (f->o.inliner && !inline_skips_mod(mod)) {
+	if (f->o.inliner && !f->mod_no_inline) {
 		const char *res = fold_inline__lookup(f->o.inliner, pc, sym, mod,
 						      f->o.context);
 
@@ -565,7 +630,6 @@ void folder__frame(struct folder *f, const char *pc, const char *sym,
 			f->failed = true;
 			return;
 		}
-		tidy(f);
 		if ((f->allow || f->deny) && !filter_keeps(f, f->name.p, mod))
 			continue;
 		if (i > 0) {
@@ -573,7 +637,7 @@ void folder__frame(struct folder *f, const char *pc, const char *sym,
 				annotation = "_[i]";
 		} else if (f->o.annotate_kernel && kernel) {
 			annotation = "_[k]";
-		} else if (f->o.annotate_jit && is_jit_mod(mod)) {
+		} else if (f->o.annotate_jit && f->mod_jit) {
 			if (!strstr(f->name.p, "_[j]"))
 				annotation = "_[j]";
 		}

@@ -58,6 +58,9 @@ struct fold_sample {
 	const char *comm;
 	int pid;		/* -1: not shown (stackcollapse prints "?") */
 	int tid;
+	/* the ids as the text input shows them ("007"), NULL: pid/tid */
+	const char *pid_text, *tid_text;
+	size_t pid_text_len, tid_text_len;
 	bool has_period;
 	uint64_t period;
 	const char *event;	/* NULL: not shown */
