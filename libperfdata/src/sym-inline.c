@@ -25,6 +25,9 @@ struct sym_dwarf {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;
+	/* the binary itself: its symbols name what DWARF does not */
+	int sym_fd;
+	Elf *sym_elf;
 	/* the strings handed out live until the DSO is freed */
 	struct pd_arena names;
 };
@@ -39,6 +42,10 @@ void sym_inline__free(struct sym_dwarf *dw)
 		elf_end(dw->elf);
 	if (dw->fd >= 0)
 		close(dw->fd);
+	if (dw->sym_elf)
+		elf_end(dw->sym_elf);
+	if (dw->sym_fd >= 0)
+		close(dw->sym_fd);
 	pd_arena_free(&dw->names);
 	free(dw);
 }
@@ -52,6 +59,7 @@ static struct sym_dwarf *dwarf_open_file(const char *path)
 	dw = calloc(1, sizeof(*dw));
 	if (!dw)
 		return NULL;
+	dw->sym_fd = -1;
 	dw->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (dw->fd < 0)
 		goto fail;
@@ -72,17 +80,33 @@ fail:
 	return NULL;
 }
 
-/* The symbols' file (a debug file when there is one), else the binary. */
+/* The symbols' file (a debug file when there is one), else the binary;
+ * and the binary's own symbol table, as addr2line -e FILE reads it. */
 static struct sym_dwarf *dso_dwarf(struct pd_dso *d)
 {
+	struct sym_dwarf *dw = NULL;
+
 	if (d->dw_tried)
 		return d->dw;
 	d->dw_tried = true;
 	if (d->symsrc)
-		d->dw = dwarf_open_file(d->symsrc);
-	if (!d->dw && d->runtime && (!d->symsrc || strcmp(d->runtime, d->symsrc)))
-		d->dw = dwarf_open_file(d->runtime);
-	return d->dw;
+		dw = dwarf_open_file(d->symsrc);
+	if (!dw && d->runtime && (!d->symsrc || strcmp(d->runtime, d->symsrc)))
+		dw = dwarf_open_file(d->runtime);
+	if (!dw) {
+		dw = calloc(1, sizeof(*dw));
+		if (!dw)
+			return NULL;
+		dw->fd = -1;
+		dw->sym_fd = -1;
+	}
+	if (d->runtime) {
+		dw->sym_fd = open(d->runtime, O_RDONLY | O_CLOEXEC);
+		if (dw->sym_fd >= 0)
+			dw->sym_elf = elf_begin(dw->sym_fd, ELF_C_READ_MMAP, NULL);
+	}
+	d->dw = dw;
+	return dw;
 }
 
 static bool find_cu(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
@@ -124,23 +148,46 @@ static bool name_is_linkage(Dwarf_Die *cu)
  * of the DWARF file's .symtab that starts closest below addr, a covering
  * global one, then the smallest, winning ties.
  */
-static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr)
+static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr,
+				   const char **file_name_out)
 {
-	Elf_Scn *scn = NULL;
+	Elf_Scn *scn = NULL, *dyn = NULL;
 	GElf_Shdr sh;
 	Elf_Data *data;
-	const char *best = NULL;
+	const char *best = NULL, *file = NULL, *best_file = NULL;
 	uint64_t best_off = 0, best_size = 0;
-	bool best_global = false;
-	size_t i, nr;
+	bool best_global = false, sym_seen = false, file_after_sym = false;
+	size_t i, nr, shndx = 0;
 
-	while ((scn = elf_nextscn(dw->elf, scn)))
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+	if (!dw->sym_elf)
+		return NULL;
+	/* addr2line looks only in the section holding the address */
+	while ((scn = elf_nextscn(dw->sym_elf, scn))) {
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
+		    addr >= sh.sh_addr && addr < sh.sh_addr + sh.sh_size) {
+			shndx = elf_ndxscn(scn);
 			break;
-	if (!scn || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+		}
+	}
+	if (!shndx)
+		return NULL;
+	scn = NULL;
+	/* addr2line reads .symtab, or .dynsym when there is none */
+	while ((scn = elf_nextscn(dw->sym_elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			break;
+		if (sh.sh_type == SHT_DYNSYM && !dyn)
+			dyn = scn;
+	}
+	if (!scn)
+		scn = dyn;
+	if (!scn || !gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
+	    !(data = elf_getdata(scn, NULL)))
 		return NULL;
 	nr = sh.sh_size / sh.sh_entsize;
-	for (i = 0; i < nr; i++) {
+	for (i = 1; i < nr; i++) {
 		GElf_Sym sym;
 		unsigned int type;
 		bool global, better;
@@ -148,9 +195,14 @@ static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr)
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
 		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_FILE) {
+			file = elf_strptr(dw->sym_elf, sh.sh_link, sym.st_name);
+			file_after_sym |= sym_seen;
+			continue;
+		}
+		sym_seen = true;
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
-		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-		    !sym.st_name || sym.st_value > addr)
+		    sym.st_shndx != shndx || !sym.st_name || sym.st_value > addr)
 			continue;
 		global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
 		if (!best || sym.st_value > best_off)
@@ -165,12 +217,15 @@ static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr)
 		else
 			better = false;
 		if (better) {
-			best = elf_strptr(dw->elf, sh.sh_link, sym.st_name);
+			best = elf_strptr(dw->sym_elf, sh.sh_link, sym.st_name);
 			best_off = sym.st_value;
 			best_size = sym.st_size;
 			best_global = global;
+			best_file = file && (!global || !file_after_sym) ? file : NULL;
 		}
 	}
+	if (file_name_out)
+		*file_name_out = best_file;
 	return best;
 }
 
@@ -195,7 +250,7 @@ static const char *die_name(struct sym_dwarf *dw, Dwarf_Die *die,
 	 * with internal linkage, clones)
 	 */
 	if (cu && (i - 1 == 2 || !raw) && !name_is_linkage(cu)) {
-		const char *e = elf_function_at(dw, addr);
+		const char *e = elf_function_at(dw, addr, NULL);
 
 		if (e)
 			raw = e;
@@ -262,6 +317,30 @@ static unsigned int call_line(Dwarf_Die *die)
 	return (unsigned int)v;
 }
 
+/*
+ * No unit covers addr: binutils still names the function from the
+ * binary's symbols, its file from the STT_FILE before a local symbol
+ * ("crtstuff.c"), with no line.
+ */
+static int symtab_frame(struct pd_dso *d, struct sym_dwarf *dw, uint64_t addr,
+			struct pd_inline_frame *frames)
+{
+	const char *file = NULL, *raw = elf_function_at(dw, addr, &file);
+	char *dem;
+
+	if (!raw)
+		return 0;
+	dem = d->s->opts.no_demangle ? NULL : sym_demangle(raw);
+	frames[0].perf_name = pd_arena_strndup(&dw->names, dem ? dem : raw, SIZE_MAX);
+	free(dem);
+	dem = sym_demangle_params(raw);
+	frames[0].function = pd_arena_strndup(&dw->names, dem ? dem : raw, SIZE_MAX);
+	free(dem);
+	frames[0].file = file ? pd_arena_strndup(&dw->names, file, SIZE_MAX) : NULL;
+	frames[0].line = 0;
+	return 1;
+}
+
 int sym_inline__frames(struct pd_dso *d, uint64_t addr,
 		       struct pd_inline_frame *frames, int max)
 {
@@ -274,8 +353,8 @@ int sym_inline__frames(struct pd_dso *d, uint64_t addr,
 
 	if (!dw || max <= 0)
 		return 0;
-	if (!find_cu(dw->dw, addr, &cu))
-		return 0;
+	if (!dw->dw || !find_cu(dw->dw, addr, &cu))
+		return symtab_frame(d, dw, addr, frames);
 	line = dwarf_getsrc_die(&cu, addr);
 	if (line) {
 		int ln = 0;

@@ -82,12 +82,7 @@ static void perf_inline_line(struct pd_symbolizer *s, const char *line)
 	d = pd_symbolizer__dso(s, path, NULL, 0);
 	sym = d ? pd_dso__find(d, ip) : NULL;
 	n = sym ? pd_dso__inline_frames(d, ip, f, 64) : 0;
-	/* perf stops reading addr2line at a "??:0" location */
-	for (i = 0; i < n; i++)
-		if (!f[i].file && !f[i].line)
-			break;
-	n = i;
-	if (!n) {
+	if (n <= 0) {
 		fputs(line, stdout);
 		return;
 	}
