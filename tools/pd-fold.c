@@ -66,6 +66,8 @@ static void usage(FILE *f)
 "      --kallsyms=FILE    kernel symbols (default /proc/kallsyms)\n"
 "      --vmlinux=FILE     kernel image for kernel symbols\n"
 "      --off-cpu          weight by time off CPU\n"
+"      --script           print the samples as 'perf script' text (what is\n"
+"                         folded) instead of folding them\n"
 "\n"
 "  -q, --quiet            no warnings\n"
 "  -v, --verbose          more messages (repeat for debug)\n"
@@ -79,7 +81,7 @@ enum {
 	OPT_INPUT = 256, OPT_MERGE, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT,
 	OPT_ALL, OPT_ADDRS, OPT_INLINE, OPT_CONTEXT, OPT_EVENT, OPT_WEIGHT,
 	OPT_CAPTURE, OPT_COMM, OPT_CPU, OPT_TIME, OPT_FILTER, OPT_FILTER_MARK,
-	OPT_SYMFS, OPT_KALLSYMS, OPT_VMLINUX, OPT_OFF_CPU,
+	OPT_SYMFS, OPT_KALLSYMS, OPT_VMLINUX, OPT_OFF_CPU, OPT_SCRIPT,
 };
 
 static const struct option longopts[] = {
@@ -106,6 +108,7 @@ static const struct option longopts[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "script", no_argument, NULL, OPT_SCRIPT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -116,7 +119,7 @@ struct cli {
 	struct fold_opts fo;
 	struct fold_data_opts data;
 	const char *input, *output;
-	bool script, merge;
+	bool script, merge, print_script;
 };
 
 static void parse_filter(struct fold_opts *fo, const char *arg)
@@ -231,6 +234,9 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 		break;
 	case OPT_OFF_CPU:
 		c->data.off_cpu = true;
+		break;
+	case OPT_SCRIPT:
+		c->print_script = true;
 		break;
 	case 'q':
 		pd_quiet = true;
@@ -351,6 +357,26 @@ static int write_output(struct folder *f, const char *path)
 	return pd_cli_close_output(out, name);
 }
 
+/* --script: the perf script text the data input folds, as it goes. */
+static int print_script(struct cli *c, struct folder *f)
+{
+	const char *path = c->output && strcmp(c->output, "-") ? c->output : NULL;
+	FILE *out = stdout;
+	int ret, ret2;
+
+	if (path) {
+		out = fopen(path, "w");
+		if (!out) {
+			pd_err("%s: %s", path, strerror(errno));
+			return PD_EXIT_DATA;
+		}
+	}
+	c->data.script_out = out;
+	ret = fold_perf_data(c->input ? c->input : "perf.data", &c->data, f);
+	ret2 = pd_cli_close_output(out, path ? path : "<stdout>");
+	return ret ? ret : ret2;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c = { .data.inline_frames = false };
@@ -387,9 +413,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Try '%s --help' for more information.\n", pd_prog);
 		return PD_EXIT_USAGE;
 	}
-	ret = fold_input(&c, f, argc, argv);
-	if (ret == PD_EXIT_OK)
-		ret = write_output(f, c.output);
+	if (c.print_script) {
+		if (c.script || c.merge)
+			pd_usage_error("--script prints perf.data samples (not with --input=script or --merge)");
+		ret = print_script(&c, f);
+	} else {
+		ret = fold_input(&c, f, argc, argv);
+		if (ret == PD_EXIT_OK)
+			ret = write_output(f, c.output);
+	}
 	folder__free(f);
 	fold_inline__free(c.fo.inliner);
 	return ret;
