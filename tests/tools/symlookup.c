@@ -51,10 +51,12 @@ static void print_inline(struct pd_dso *d, uint64_t addr, bool vaddr)
 	}
 	for (i = 0; i < n; i++) {
 		printf("%s\n", f[i].function ? f[i].function : "??");
-		if (f[i].file)
-			printf("%s:%u\n", f[i].file, f[i].line);
+		/* addr2line: "?" for an unknown line */
+		printf("%s:", f[i].file ? f[i].file : "??");
+		if (f[i].line)
+			printf("%u\n", f[i].line);
 		else
-			printf("??:%u\n", f[i].line);
+			printf("?\n");
 	}
 }
 
