@@ -263,8 +263,10 @@ static int cand_path(struct pd_dso *d, enum cand c, char *buf, size_t size)
 		if (sym_is_regular_file(tmp))
 			len = (size_t)snprintf(buf, size, "%s", tmp);
 		else
+			/* perf's build_id_cache__basename() */
 			len = (size_t)snprintf(buf, size, "%s/%s", tmp,
-					       c == CAND_BUILDID_CACHE ? "elf" : "debug");
+					       c == CAND_BUILDID_CACHE_DEBUG ? "debug" :
+					       !strcmp(d->path, "[vdso]") ? "vdso" : "elf");
 		return len < size ? 0 : -1;
 	case CAND_FEDORA:
 		snprintf(tmp, sizeof(tmp), "/usr/lib/debug%s.debug", d->path);
