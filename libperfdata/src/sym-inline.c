@@ -30,6 +30,15 @@ struct sym_dwarf {
 	Elf *sym_elf;
 	/* the strings handed out live until the DSO is freed */
 	struct pd_arena names;
+	/* chains already resolved, by address (open addressing) */
+	struct inl_cached *cache;
+	size_t cache_size, cache_nr;
+};
+
+struct inl_cached {
+	uint64_t addr;
+	int n;			/* 0: empty slot; -1: no frames */
+	struct pd_inline_frame *frames;
 };
 
 void sym_inline__free(struct sym_dwarf *dw)
@@ -47,7 +56,39 @@ void sym_inline__free(struct sym_dwarf *dw)
 	if (dw->sym_fd >= 0)
 		close(dw->sym_fd);
 	pd_arena_free(&dw->names);
+	free(dw->cache);
 	free(dw);
+}
+
+static struct inl_cached *cache_slot(struct sym_dwarf *dw, uint64_t addr)
+{
+	size_t i = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 20) & (dw->cache_size - 1);
+
+	while (dw->cache[i].n && dw->cache[i].addr != addr)
+		i = (i + 1) & (dw->cache_size - 1);
+	return &dw->cache[i];
+}
+
+/* Room for one more entry: the table doubles at half full. */
+static int cache_reserve(struct sym_dwarf *dw)
+{
+	struct inl_cached *old = dw->cache;
+	size_t i, old_size = dw->cache_size;
+
+	if (dw->cache && dw->cache_nr * 2 < dw->cache_size)
+		return 0;
+	dw->cache_size = old_size ? old_size * 2 : 1024;
+	dw->cache = calloc(dw->cache_size, sizeof(*dw->cache));
+	if (!dw->cache) {
+		dw->cache = old;
+		dw->cache_size = old_size;
+		return -ENOMEM;
+	}
+	for (i = 0; i < old_size; i++)
+		if (old[i].n)
+			*cache_slot(dw, old[i].addr) = old[i];
+	free(old);
+	return 0;
 }
 
 static struct sym_dwarf *dwarf_open_file(const char *path)
@@ -341,10 +382,9 @@ static int symtab_frame(struct pd_dso *d, struct sym_dwarf *dw, uint64_t addr,
 	return 1;
 }
 
-int sym_inline__frames(struct pd_dso *d, uint64_t addr,
-		       struct pd_inline_frame *frames, int max)
+static int resolve(struct pd_dso *d, struct sym_dwarf *dw, uint64_t addr,
+		   struct pd_inline_frame *frames, int max)
 {
-	struct sym_dwarf *dw = dso_dwarf(d);
 	Dwarf_Die cu, *scopes = NULL;
 	Dwarf_Line *line;
 	const char *file = NULL;
@@ -410,5 +450,39 @@ int sym_inline__frames(struct pd_dso *d, uint64_t addr,
 		n = 1;
 	}
 	free(scopes);
+	return n;
+}
+
+#define INL_MAX 64
+
+int sym_inline__frames(struct pd_dso *d, uint64_t addr,
+		       struct pd_inline_frame *frames, int max)
+{
+	struct sym_dwarf *dw = dso_dwarf(d);
+	struct pd_inline_frame tmp[INL_MAX];
+	struct inl_cached *c;
+	int n;
+
+	if (!dw || max <= 0)
+		return 0;
+	if (cache_reserve(dw))
+		return resolve(d, dw, addr, frames, max);
+	c = cache_slot(dw, addr);
+	if (!c->n) {
+		n = resolve(d, dw, addr, tmp, INL_MAX);
+		c->addr = addr;
+		c->n = n > 0 ? n : -1;
+		c->frames = n > 0 ? pd_arena_memdup(&dw->names, tmp, n * sizeof(*tmp)) : NULL;
+		if (n > 0 && !c->frames) {
+			c->n = 0;
+			memcpy(frames, tmp, (n < max ? n : max) * sizeof(*tmp));
+			return n < max ? n : max;
+		}
+		dw->cache_nr++;
+	}
+	if (c->n < 0)
+		return 0;
+	n = c->n < max ? c->n : max;
+	memcpy(frames, c->frames, n * sizeof(*frames));
 	return n;
 }
