@@ -147,8 +147,9 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 		build_id_size = PD_BUILD_ID_MAX;
 	h = hash_key(path, build_id, build_id_size) % s->hash_size;
 	for (d = s->hash[h]; d; d = d->hnext)
-		if (d->build_id_size == build_id_size &&
-		    !memcmp(d->build_id, build_id, build_id_size) &&
+		/* the loader fills in a file's id when none was given */
+		if (d->key_build_id_size == build_id_size &&
+		    (!build_id_size || !memcmp(d->build_id, build_id, build_id_size)) &&
 		    !strcmp(d->path, path))
 			return d;
 	d = dso_new(s, PD_DSO_ELF, path);
@@ -159,6 +160,7 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 	if (build_id_size) {
 		memcpy(d->build_id, build_id, build_id_size);
 		d->build_id_size = build_id_size;
+		d->key_build_id_size = build_id_size;
 		d->has_build_id = true;
 	}
 	d->hnext = s->hash[h];

@@ -57,6 +57,7 @@ struct pd_dso {
 	uint8_t build_id[PD_BUILD_ID_MAX];
 	size_t build_id_size;
 	bool has_build_id;
+	size_t key_build_id_size;	/* as the caller asked: 0 for none */
 
 	struct pd_sym *syms;		/* sorted by start */
 	uint16_t *sym_module;		/* kernel: 1 + module index, or 0 */
