@@ -187,8 +187,25 @@ static void test_demangle(void)
 	free(e);
 }
 
+static void test_dso_cache(void)
+{
+	struct pd_symbolizer *s = pd_symbolizer__new(NULL);
+	struct pd_dso *a, *b;
+	const struct pd_sym *y;
+
+	/* the test program itself: not stripped, has main */
+	a = pd_symbolizer__dso(s, "/proc/self/exe", NULL, 0);
+	b = pd_symbolizer__dso(s, "/proc/self/exe", NULL, 0);
+	CHECK(a && a == b, "a DSO without a given build id is loaded once");
+	y = a ? pd_dso__find(a, 0) : NULL;
+	CHECK(a && pd_dso__loaded(a) && pd_dso__symsrc(a) && !y,
+	      "the test program's own symbols load");
+	pd_symbolizer__free(s);
+}
+
 int main(void)
 {
+	test_dso_cache();
 	test_choose();
 	test_fixup_end();
 	test_perf_map();
