@@ -555,9 +555,18 @@ static int finish_build_ids(struct conv *c)
 	uint8_t *sec;
 	int err;
 
-	if (!c->nr_bids || !c->w || c->out_mode != PD_MODE_FILE)
+	/*
+	 * A pipe's build ids arrive as records, often after the samples:
+	 * the feature copied when the output started did not have them yet.
+	 */
+	bool late = c->in_mode == PD_MODE_PIPE && f &&
+		    f->raw[PD_FEAT_BUILD_ID].data &&
+		    !(c->t && on(c, PD_SHIM_FEATURES) &&
+		      !pd_perf_target__knows_feature(c->t, PD_FEAT_BUILD_ID));
+
+	if ((!c->nr_bids && !late) || !c->w || c->out_mode != PD_MODE_FILE)
 		return 0;
-	if (f && f->raw[PD_FEAT_BUILD_ID].data && !f->swapped)
+	if (f && f->raw[PD_FEAT_BUILD_ID].data)
 		old = f->raw[PD_FEAT_BUILD_ID].size;
 	size = old;
 	for (i = 0; i < c->nr_bids; i++)
@@ -565,8 +574,11 @@ static int finish_build_ids(struct conv *c)
 	sec = malloc(size ? size : 1);
 	if (!sec)
 		return -ENOMEM;
-	if (old)
+	if (old) {
 		memcpy(sec, f->raw[PD_FEAT_BUILD_ID].data, old);
+		if (f->swapped && pd__feat_swap(PD_FEAT_BUILD_ID, sec, old, false))
+			old = 0;	/* copy_features() warned */
+	}
 	size = old;
 	for (i = 0; i < c->nr_bids; i++) {
 		uint16_t misc = c->bids[i].pid == -1 ? PD_MISC_KERNEL : PD_MISC_USER;

@@ -17,6 +17,20 @@ check() { # check DESCRIPTION COMMAND...
 }
 have_perf() { command -v perf >/dev/null 2>&1; }
 
+# The recordings name testdata's programs by the path they were recorded
+# at (/work/main/testdata/bin/...), not this checkout's: a private
+# build-id cache holding them lets perf, and our symbolizer, find them by
+# build id wherever the checkout is.
+testdata_buildid_cache() {
+	PERF_BUILDID_DIR=$tmp/buildid-cache
+	export PERF_BUILDID_DIR
+	mkdir -p "$PERF_BUILDID_DIR"
+	for _b in "$TD"/bin/*; do
+		perf buildid-cache -a "$_b" 2>/dev/null ||
+			echo "# perf buildid-cache -a $_b failed" >&2
+	done
+}
+
 # Files perf.data-like under a directory (not oracles or text).
 perf_files() {
 	find "$@" -type f \( -name '*.data' -o -name 'perf.data.*' \) 2>/dev/null |

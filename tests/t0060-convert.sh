@@ -40,6 +40,11 @@ else
 		conv --file "$tmp/$n--pipe.data" -o "$tmp/$n.back.data" &&
 			perf script -i "$tmp/$n.back.data" >"$tmp/got" 2>/dev/null </dev/null
 		check "$n: pipe -> file: perf script unchanged" cmp -s "$tmp/want" "$tmp/got"
+		# the pipe's build id records, which may follow the samples,
+		# become the BUILD_ID feature (perf names the kernel by it)
+		perf buildid-list -i "$f" 2>/dev/null | sort >"$tmp/want.bid"
+		perf buildid-list -i "$tmp/$n.back.data" 2>/dev/null | sort >"$tmp/got.bid"
+		check "$n: pipe -> file: build ids kept" cmp -s "$tmp/want.bid" "$tmp/got.bid"
 	done
 	# stat record files: perf stat report
 	# (perf names the command 'pipe' when it reads a pipe)

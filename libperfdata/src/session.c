@@ -562,9 +562,12 @@ static struct pd_dso *map_dso(struct pd_session *s, struct pd_map *map,
 	if (map->dso_looked_up)
 		return map->dso;
 	map->dso_looked_up = true;
-	if (kernel)
-		map->dso = pd_symbolizer__kernel(s->sym);
-	else if (map->perf_map)
+	if (kernel) {
+		const struct bid_entry *b = bid_find(s, "[kernel.kallsyms]");
+
+		map->dso = pd_symbolizer__kernel(s->sym, b ? b->id : NULL,
+						 b ? b->size : 0);
+	} else if (map->perf_map)
 		map->dso = pd_symbolizer__perf_map(s->sym, map->pid);
 	else if (map->path)
 		map->dso = pd_symbolizer__dso(s->sym, map->path, map->build_id,

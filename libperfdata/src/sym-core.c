@@ -42,10 +42,11 @@ pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
 		if (asprintf(&s->buildid_dir, "%s/.debug", home ? home : "") < 0)
 			s->buildid_dir = NULL;
 	}
-	s->kallsyms = strdup(s->opts.kallsyms ? s->opts.kallsyms : "/proc/kallsyms");
+	if (s->opts.kallsyms)
+		s->kallsyms = strdup(s->opts.kallsyms);
 	s->hash_size = SYM_HASH_SIZE;
 	s->hash = calloc(s->hash_size, sizeof(*s->hash));
-	if (!s->buildid_dir || !s->kallsyms || !s->hash ||
+	if (!s->buildid_dir || (s->opts.kallsyms && !s->kallsyms) || !s->hash ||
 	    (s->opts.symfs && s->opts.symfs[0] && !s->symfs)) {
 		pd_symbolizer__free(s);
 		errno = ENOMEM;
@@ -174,24 +175,117 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 	return d;
 }
 
-PD_EXPORT struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s)
+/* The running kernel's GNU build id, from the notes it exports. */
+static int running_kernel_build_id(uint8_t *bid, size_t max)
+{
+	uint8_t buf[4096];
+	size_t n, off = 0;
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (off + 12 <= n) {
+		uint32_t namesz, descsz, type;
+		size_t name, desc;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		name = off + 12;
+		desc = name + ((namesz + 3) & ~3u);
+		if (namesz > n || descsz > n || desc + descsz > n)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name, "GNU", 4)) {
+			if (descsz > max)
+				descsz = max;
+			memcpy(bid, buf + desc, descsz);
+			return (int)descsz;
+		}
+		off = desc + ((descsz + 3) & ~3u);
+	}
+	return -1;
+}
+
+/*
+ * Where the kernel's symbols come from, as perf 6.1's dso__find_kallsyms()
+ * decides without a vmlinux: --kallsyms wins; a recording with no kernel
+ * build id, or made on the running kernel, reads /proc/kallsyms; one
+ * made on another kernel reads only the build-id cache's copy, since the
+ * running kernel's addresses would give wrong names.
+ */
+static char *kallsyms_path(struct pd_symbolizer *s, const uint8_t *bid,
+			   size_t size)
+{
+	uint8_t running[PD_BUILD_ID_MAX];
+	char hex[2 * PD_BUILD_ID_MAX + 1], *path;
+	int n;
+	size_t i;
+
+	if (s->kallsyms)
+		return strdup(s->kallsyms);
+	if (!size)
+		return strdup("/proc/kallsyms");
+	n = running_kernel_build_id(running, sizeof(running));
+	if (n == (int)size && !memcmp(running, bid, size))
+		return strdup("/proc/kallsyms");
+	for (i = 0; i < size; i++)
+		sprintf(hex + 2 * i, "%02x", bid[i]);
+	if (asprintf(&path, "%s/[kernel.kallsyms]/%s/kallsyms",
+		     s->buildid_dir, hex) < 0)
+		return NULL;
+	return path;
+}
+
+PD_EXPORT struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s,
+					       const uint8_t *build_id,
+					       size_t build_id_size)
 {
 	struct pd_dso *d;
+	char *path;
+	int err;
 
-	if (s->kernel)
-		return s->kernel;
+	if (!build_id)
+		build_id_size = 0;
+	if (build_id_size > PD_BUILD_ID_MAX)
+		build_id_size = PD_BUILD_ID_MAX;
+	for (d = s->dsos; d; d = d->next)
+		if (d->kind == PD_DSO_KERNEL &&
+		    d->key_build_id_size == build_id_size &&
+		    !memcmp(d->build_id, build_id ? build_id : d->build_id,
+			    build_id_size))
+			return d;
 	d = dso_new(s, PD_DSO_KERNEL, "[kernel.kallsyms]");
 	if (!d) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	s->kernel = d;
-	if (sym_kallsyms__load(d, s->kallsyms) == -ENOMEM) {
+	if (build_id_size) {
+		memcpy(d->build_id, build_id, build_id_size);
+		d->build_id_size = build_id_size;
+		d->key_build_id_size = build_id_size;
+		d->has_build_id = true;
+	}
+	path = kallsyms_path(s, build_id, build_id_size);
+	if (!path) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (!d->loaded)
-		pd__warn(&s->log, "%s: no kernel symbols", s->kallsyms);
+	err = sym_kallsyms__load(d, path);
+	if (err == -ENOMEM) {
+		free(path);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (!d->loaded && !s->kallsyms && build_id_size &&
+	    strcmp(path, "/proc/kallsyms"))
+		pd__warn(&s->log,
+			 "the recording's kernel is not the running one and %s is missing: kernel frames stay unresolved (use --kallsyms=FILE with that kernel's kallsyms)",
+			 path);
+	else if (!d->loaded)
+		pd__warn(&s->log, "%s: no kernel symbols", path);
+	free(path);
 	return d;
 }
 

@@ -82,12 +82,11 @@ struct pd_symbolizer {
 	struct pd_symbolizer_opts opts;
 	char *symfs;
 	char *buildid_dir;
-	char *kallsyms;
+	char *kallsyms;			/* --kallsyms, or NULL */
 	struct pd_logger log;
 	struct pd_dso *dsos;
 	struct pd_dso **hash;
 	size_t hash_size, nr_dsos;
-	struct pd_dso *kernel;
 };
 
 /* Takes the symbols of sv into d (sorted, fixed up by the caller). */

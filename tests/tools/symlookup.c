@@ -155,7 +155,7 @@ int main(int argc, char **argv)
 		if (bidhex[0])
 			nb = parse_bid(bidhex, bid);
 		if (!strcmp(path, "[kernel.kallsyms]"))
-			d = pd_symbolizer__kernel(s);
+			d = pd_symbolizer__kernel(s, nb ? bid : NULL, nb);
 		else if (sscanf(path, "/tmp/perf-%d.map", &pid) == 1)
 			d = pd_symbolizer__perf_map(s, pid);
 		else

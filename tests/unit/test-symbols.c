@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "sym-internal.h"
 #include "tap.h"
@@ -134,7 +135,7 @@ static void test_kallsyms(void)
 
 	o.kallsyms = p;
 	s = pd_symbolizer__new(&o);
-	k = pd_symbolizer__kernel(s);
+	k = pd_symbolizer__kernel(s, NULL, 0);
 	y = pd_dso__find(k, 0xffffffff81000010);
 	/* fixup_end leaves the first of two equal addresses zero-sized */
 	CHECK(y && !strcmp(y->name, "_text"),
@@ -154,7 +155,7 @@ static void test_kallsyms(void)
 
 	o.kallsyms = z;
 	s = pd_symbolizer__new(&o);
-	k = pd_symbolizer__kernel(s);
+	k = pd_symbolizer__kernel(s, NULL, 0);
 	CHECK(!pd_dso__loaded(k) && !pd_dso__find(k, 0x10),
 	      "kallsyms: all-zero addresses (kptr_restrict) resolve nothing");
 	pd_symbolizer__free(s);
@@ -162,6 +163,61 @@ static void test_kallsyms(void)
 	unlink(z);
 	free(p);
 	free(z);
+}
+
+/*
+ * A kernel recorded elsewhere: its build id is not the running kernel's,
+ * so /proc/kallsyms would name its addresses wrongly; only the build-id
+ * cache's copy is used, and without one nothing resolves.
+ */
+static void test_kallsyms_by_build_id(void)
+{
+	struct pd_symbolizer_opts o = { .sz = sizeof(o) };
+	static const uint8_t bid[20] = { 0xde, 0xad, 0xbe, 0xef, 1, 2, 3 };
+	char dir[] = "/tmp/pd-symtest-cache-XXXXXX", path[256];
+	struct pd_symbolizer *s;
+	const struct pd_sym *y;
+	struct pd_dso *k, *k2;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	o.buildid_dir = dir;
+	s = pd_symbolizer__new(&o);
+	k = pd_symbolizer__kernel(s, bid, sizeof(bid));
+	CHECK(k && !pd_dso__loaded(k),
+	      "kallsyms: another kernel's build id, no cached copy: no symbols");
+	pd_symbolizer__free(s);
+
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path),
+		 "%s/[kernel.kallsyms]/deadbeef01020300000000000000000000000000", dir);
+	mkdir(path, 0755);
+	strcat(path, "/kallsyms");
+	f = fopen(path, "w");
+	if (f) {
+		fputs("ffffffff81000000 T _stext\nffffffff81000100 T cached_fn\n", f);
+		fclose(f);
+	}
+	s = pd_symbolizer__new(&o);
+	k = pd_symbolizer__kernel(s, bid, sizeof(bid));
+	y = k ? pd_dso__find(k, 0xffffffff81000110) : NULL;
+	CHECK(y && !strcmp(y->name, "cached_fn"),
+	      "kallsyms: another kernel's symbols from the build-id cache");
+	k2 = pd_symbolizer__kernel(s, bid, sizeof(bid));
+	CHECK(k2 == k, "kallsyms: one kernel DSO per build id");
+	k2 = pd_symbolizer__kernel(s, NULL, 0);
+	CHECK(k2 && k2 != k, "kallsyms: no build id is another kernel DSO");
+	pd_symbolizer__free(s);
+	unlink(path);
+	path[strlen(path) - strlen("/kallsyms")] = 0;
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/[kernel.kallsyms]", dir);
+	rmdir(path);
+	rmdir(dir);
 }
 
 static void test_demangle(void)
@@ -210,6 +266,7 @@ int main(void)
 	test_fixup_end();
 	test_perf_map();
 	test_kallsyms();
+	test_kallsyms_by_build_id();
 	test_demangle();
 	return tap_done();
 }

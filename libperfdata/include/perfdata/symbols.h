@@ -70,9 +70,16 @@ void pd_symbolizer__free(struct pd_symbolizer *s);
 struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s, const char *path,
 				  const uint8_t *build_id, size_t build_id_size);
 
-/* The kernel ([kernel.kallsyms]) and kernel modules ("[ext4]"), from
- * kallsyms or vmlinux. */
-struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s);
+/*
+ * The kernel ([kernel.kallsyms]) and kernel modules ("[ext4]") of the
+ * kernel with the recorded build id (NULL, size 0: unknown). Symbols come
+ * from opts.kallsyms if given; else from /proc/kallsyms when the build id
+ * is unknown or the running kernel's; else from the build-id cache's
+ * [kernel.kallsyms]/BUILDID/kallsyms, or none (one warning), as perf does.
+ */
+struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s,
+				     const uint8_t *build_id,
+				     size_t build_id_size);
 
 /* /tmp/perf-PID.map (or symfs-prefixed); a DSO with no symbols if absent. */
 struct pd_dso *pd_symbolizer__perf_map(struct pd_symbolizer *s, int pid);
