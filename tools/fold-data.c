@@ -27,6 +27,9 @@
 /* perf script's default --max-stack (PERF_MAX_STACK_DEPTH) */
 #define MAX_STACK	127
 #define LINE_MAX_LEN	8192
+/* events in one group read by a sample (perf has no limit; 256 is far
+ * beyond the counters a PMU offers) */
+#define MAX_GROUP	256
 
 struct fold_run {
 	const char *path;
@@ -38,6 +41,8 @@ struct fold_run {
 	struct pd_session *session;
 	struct script_text *st;
 	struct fold_offcpu *offcpu;
+	struct pd_read_periods *reads;
+	struct pd_read_delivery deliveries[MAX_GROUP];
 	char *chain;		/* --off-cpu: a stack's frame lines */
 	size_t chain_cap;
 	struct pd_frame frames[MAX_STACK];
@@ -55,7 +60,37 @@ static void emit(struct fold_run *run, size_t len)
 	}
 }
 
+static int fold_one(struct fold_run *run, const struct pd_event *ev);
+
+/*
+ * A sample with counter values is delivered once per value that grew,
+ * as perf does (pd_read_periods): each a copy of the sample under the
+ * value's event, with its growth as the period.
+ */
 static int fold_sample(struct fold_run *run, const struct pd_event *ev)
+{
+	struct pd_read_delivery *d = run->deliveries;
+	struct pd_event copy;
+	int n, i, err;
+
+	if (!(ev->u.sample.sample_type & PD_SAMPLE_READ))
+		return fold_one(run, ev);
+	n = pd_read_periods__deliver(run->reads, ev, d, MAX_GROUP);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		copy = *ev;
+		copy.evsel = d[i].evsel;
+		copy.u.sample.period = d[i].period;
+		copy.u.sample.id = d[i].id;
+		err = fold_one(run, &copy);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int fold_one(struct fold_run *run, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->u.sample;
 	int32_t pid = -1, tid = -1;
@@ -212,6 +247,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	if (run->sym)
 		run->session = pd_session__new(run->r, &xopts);
 	run->st = script_text__new(run->r);
+	run->reads = pd_read_periods__new(run->r);
 	if (o->off_cpu) {
 		run->offcpu = fold_offcpu__new(run->r);
 		if (!run->offcpu) {
@@ -221,7 +257,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	}
 	if (!o->script_out)
 		run->parser = fold_script_parser__new(f, path);
-	if (!run->sym || !run->session || !run->st ||
+	if (!run->sym || !run->session || !run->st || !run->reads ||
 	    (!o->script_out && !run->parser)) {
 		pd_err("%s: %s", path, strerror(ENOMEM));
 		goto out;
@@ -259,6 +295,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	ret = PD_EXIT_OK;
 out:
 	fold_offcpu__free(run->offcpu);
+	pd_read_periods__free(run->reads);
 	free(run->chain);
 	fold_script_parser__free(run->parser);
 	script_text__free(run->st);

@@ -134,3 +134,24 @@ int pd__maps_insert(struct pd_maps *m, const struct pd_map *map)
 		m->v[i] = right;
 	return 0;
 }
+
+void pd__maps_clip(struct pd_maps *m, const char *name, uint64_t lo,
+		   uint64_t hi)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nr; i++) {
+		struct pd_map *map = &m->v[i];
+
+		if (!strcmp(map->name, name)) {
+			if (map->start < lo)
+				map->start = lo;
+			if (map->end > hi)
+				map->end = hi;
+			if (map->start >= map->end)
+				continue;
+		}
+		m->v[n++] = *map;
+	}
+	m->nr = n;
+}

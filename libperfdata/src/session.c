@@ -45,6 +45,7 @@ struct bid_entry {		/* file name -> build id */
 	const char *name;
 	uint8_t size;
 	uint8_t id[20];
+	bool kernel;		/* listed with a kernel cpumode */
 };
 
 struct pd_session {
@@ -57,6 +58,10 @@ struct pd_session {
 	size_t nr_threads, cap_threads;
 	struct pd_maps *kmaps;
 	uint64_t kernel_start;
+	/* the core kernel's symbol range, once kallsyms loaded */
+	bool kernel_narrowed;
+	bool kernel_clip;
+	uint64_t kernel_lo, kernel_hi;
 	/* build ids by file name: open addressing */
 	struct bid_entry *bids;
 	size_t nr_bids, cap_bids;
@@ -116,7 +121,7 @@ static const char *intern(struct pd_session *s, const char *str)
 }
 
 static int bid_add(struct pd_session *s, const char *name, const uint8_t *id,
-		   uint8_t size)
+		   uint8_t size, uint16_t misc)
 {
 	size_t i;
 
@@ -154,6 +159,8 @@ static int bid_add(struct pd_session *s, const char *name, const uint8_t *id,
 	s->bids[i].name = name;
 	s->bids[i].size = size;
 	memcpy(s->bids[i].id, id, size);
+	misc &= PD_MISC_CPUMODE_MASK;
+	s->bids[i].kernel = misc == PD_MISC_KERNEL || misc == PD_MISC_GUEST_KERNEL;
 	return 0;
 }
 
@@ -200,7 +207,7 @@ PD_EXPORT struct pd_session *pd_session__new(const struct pd_reader *r,
 				const struct pd_build_id *b = &f->build_ids.ids[i];
 
 				if (b->filename &&
-				    bid_add(s, b->filename, b->id, b->size))
+				    bid_add(s, b->filename, b->id, b->size, b->misc))
 					goto nomem;
 			}
 		}
@@ -491,6 +498,23 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 					s->kernel_start = map.start;
 			if (!mm->len)
 				map.end = UINT64_MAX;
+			if (s->kernel_clip) {
+				if (map.start < s->kernel_lo)
+					map.start = s->kernel_lo;
+				if (map.end > s->kernel_hi)
+					map.end = s->kernel_hi;
+				if (map.start >= map.end)
+					return 0;
+			}
+		} else if (name[0] == '/' && bid_find(s, name) &&
+			   bid_find(s, name)->kernel) {
+			/*
+			 * perf made the module's DSO from the build-id
+			 * table (a kernel-mode entry), under its path,
+			 * before the map found it by its short name: it
+			 * prints the path.
+			 */
+			map.name = intern(s, name);
 		} else {
 			map.name = module_name(s, name);
 		}
@@ -550,7 +574,8 @@ PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 		if (!ev->u.build_id.filename)
 			return 0;
 		return bid_add(s, ev->u.build_id.filename,
-			       ev->u.build_id.build_id, ev->u.build_id.size);
+			       ev->u.build_id.build_id, ev->u.build_id.size,
+			       ev->misc);
 	default:
 		return 0;
 	}
@@ -575,6 +600,35 @@ static struct pd_dso *map_dso(struct pd_session *s, struct pd_map *map,
 	return map->dso;
 }
 
+/*
+ * perf loads the kernel's symbols on its first kernel lookup and, when
+ * they come from kallsyms, narrows the kernel map to them
+ * (dso__load_kernel_sym: map__fixup_start/end): addresses outside the
+ * symbols then have no map at all ("[unknown]" DSO), such as another
+ * arch's kernel addresses named with this machine's kallsyms.
+ */
+static void narrow_kernel_maps(struct pd_session *s)
+{
+	struct pd_map *map = NULL;
+	struct pd_dso *dso;
+	size_t i;
+
+	if (s->kernel_narrowed)
+		return;
+	s->kernel_narrowed = true;
+	for (i = 0; i < s->kmaps->nr && !map; i++)
+		if (!strcmp(s->kmaps->v[i].name, "[kernel.kallsyms]"))
+			map = &s->kmaps->v[i];
+	if (!map)
+		return;
+	dso = map_dso(s, map, true);
+	if (!dso || pd_dso__kernel_range(dso, &s->kernel_lo, &s->kernel_hi))
+		return;
+	s->kernel_clip = true;
+	pd__maps_clip(s->kmaps, "[kernel.kallsyms]", s->kernel_lo,
+		      s->kernel_hi);
+}
+
 PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
 				   uint8_t cpumode, uint64_t ip,
 				   struct pd_frame *out)
@@ -591,15 +645,13 @@ PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
 	if (kernel) {
 		if (s->kernel_start && ip < s->kernel_start)
 			return;
+		narrow_kernel_maps(s);
 		map = pd__maps_find(s->kmaps, ip);
 	} else if (t) {
+		/* no kernel fallback for user-mode addresses: perf 6.1
+		 * prints a kernel address in a user context as
+		 * "[unknown] ([unknown])" */
 		map = pd__maps_find(t->maps, ip);
-		/* user-mode code at a kernel address: vsyscall, old vdso */
-		if (!map && cpumode == PD_MISC_USER && ip >= s->kernel_start &&
-		    s->kernel_start) {
-			kernel = true;
-			map = pd__maps_find(s->kmaps, ip);
-		}
 	}
 	if (!map)
 		return;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sym-internal.h"
 
@@ -82,6 +83,10 @@ PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 	for (d = s->dsos; d; d = next) {
 		next = d->next;
 		dso_free(d);
+	}
+	if (s->own_vdso) {
+		unlink(s->own_vdso);
+		free(s->own_vdso);
 	}
 	free(s->hash);
 	free(s->symfs);

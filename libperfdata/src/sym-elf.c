@@ -285,6 +285,16 @@ static int cand_path(struct pd_dso *d, enum cand c, char *buf, size_t size)
 		sym_join_symfs(s, buf, size, tmp);
 		return 0;
 	case CAND_SYSTEM_PATH:
+		/* perf's [vdso] is its own process's vdso, copied to a
+		 * file (vdso.c); the build id check then decides */
+		if (!strcmp(d->path, "[vdso]")) {
+			const char *own = sym_own_vdso(s);
+
+			if (!own)
+				return -1;
+			len = (size_t)snprintf(buf, size, "%s", own);
+			return len < size ? 0 : -1;
+		}
 		sym_join_symfs(s, buf, size, d->path);
 		return 0;
 	case CAND_OPENEMBEDDED:

@@ -86,6 +86,8 @@ struct pd_symbolizer {
 	struct pd_logger log;
 	struct pd_dso *dsos;
 	struct pd_dso **hash;
+	char *own_vdso;			/* this process's vdso, as a file */
+	bool own_vdso_tried;
 	size_t hash_size, nr_dsos;
 };
 
@@ -95,6 +97,9 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
 void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
 		    const char *path);
 bool sym_is_regular_file(const char *path);
+/* This process's vdso image written to a temporary file (removed by
+ * pd_symbolizer__free()), or NULL. */
+const char *sym_own_vdso(struct pd_symbolizer *s);
 
 /* sym-elf.c: loads d's symbols the way perf's dso__load() does. */
 int sym_elf__load(struct pd_dso *d);

@@ -227,3 +227,24 @@ PD_EXPORT const char *pd_dso__kernel_module(struct pd_dso *d, uint64_t addr)
 		return NULL;
 	return d->modules[d->sym_module[i] - 1];
 }
+
+PD_EXPORT int pd_dso__kernel_range(const struct pd_dso *d, uint64_t *start,
+				   uint64_t *end)
+{
+	size_t i, first = d ? d->nr_syms : 0, last = 0;
+
+	if (!d || d->kind != PD_DSO_KERNEL || !d->loaded)
+		return -ENOENT;
+	for (i = 0; i < d->nr_syms; i++) {
+		if (d->sym_module && d->sym_module[i])
+			continue;
+		if (first == d->nr_syms)
+			first = i;
+		last = i;
+	}
+	if (first == d->nr_syms)
+		return -ENOENT;
+	*start = d->syms[first].start;
+	*end = d->syms[last].end;
+	return 0;
+}

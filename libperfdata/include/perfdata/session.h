@@ -90,6 +90,31 @@ int pd_session__sample_frames(struct pd_session *s, struct pd_thread *t,
 			      const struct pd_event *ev,
 			      struct pd_frame *frames, int max);
 
+/*
+ * PERF_SAMPLE_READ samples as perf delivers them: one sample per value
+ * read (one per group member with PD_FORMAT_GROUP), each under the event
+ * of the value's id, its period the growth of the value since that id's
+ * previous sample; values that did not grow and unknown ids are left
+ * out. Feed every sample once, in time order.
+ */
+struct pd_read_periods;
+
+struct pd_read_delivery {
+	const struct pd_evsel *evsel;
+	uint64_t id;
+	uint64_t period;
+};
+
+struct pd_read_periods *pd_read_periods__new(const struct pd_reader *r);
+void pd_read_periods__free(struct pd_read_periods *p);
+/*
+ * The deliveries of one sample into out (at most max): the sample itself
+ * when it has no READ values. Returns their number (0: none) or -ENOMEM.
+ */
+int pd_read_periods__deliver(struct pd_read_periods *p,
+			     const struct pd_event *ev,
+			     struct pd_read_delivery *out, int max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -96,6 +96,14 @@ const struct pd_sym *pd_dso__find(struct pd_dso *d, uint64_t addr);
  * kernel. */
 const char *pd_dso__kernel_module(struct pd_dso *d, uint64_t addr);
 
+/*
+ * The kernel DSO's core symbols (modules left out) span [start, end):
+ * perf narrows the kernel map to this range once kallsyms loads
+ * (map__fixup_start/end). 0, or -ENOENT for no such symbols.
+ */
+int pd_dso__kernel_range(const struct pd_dso *d, uint64_t *start,
+			 uint64_t *end);
+
 /* Whether the DSO loaded (symbols found), and why not otherwise. */
 bool pd_dso__loaded(const struct pd_dso *d);
 
