@@ -1,0 +1,85 @@
+#!/bin/sh
+# pd-fold on perf.data against perf script: for every testdata recording
+# and every corpus file perf 6.1 reads,
+#  - `pd-fold --script FILE` prints what `perf script -i FILE` prints for
+#    the samples with callchains, byte for byte (the text pd-fold folds);
+#  - `pd-fold [OPT] FILE` equals `perf script -i FILE | pd-fold
+#    --input=script [OPT]` for each of stackcollapse-perf.pl's options and
+#    ours, where --input=script is itself checked against FlameGraph's
+#    oracles (t0070); with PD_STACKCOLLAPSE set (the path of
+#    stackcollapse-perf.pl), also against the script itself.
+. "$(dirname "$0")/lib.sh"
+
+if ! have_perf; then
+	skip "perf not installed (apt-get install linux-perf): nothing to compare with"
+	exit 0
+fi
+testdata_buildid_cache
+FOLD=$PD_BIN/pd-fold
+
+# perf script's samples with callchains: a header line, frame lines
+# (tab-indented), a blank line; one-line samples left out
+callchain_blocks() {
+	awk '
+	function flush() { if (h != "" && n) printf "%s", buf; h = ""; buf = ""; n = 0 }
+	/^\t/ { if (h != "") { buf = buf $0 "\n"; n++ }; next }
+	/^$/ { if (h != "") { buf = buf "\n"; n++; flush() }; next }
+	{ flush(); h = $0; buf = $0 "\n"; n = 0 }
+	END { flush() }'
+}
+
+# the first event name perf script prints (for --event-filter)
+first_event() {
+	awk '!/^\t/ && NF { for (i = 1; i <= NF; i++) if ($i ~ /:$/ && $i !~ /^[0-9.]+:$/) { sub(/:$/, "", $i); print $i; exit } }' "$1"
+}
+
+files=$(ls "$TD"/*.data | grep -v '/stat\.data$'; perf_files "$PD_CORPUS")
+nfiles=0
+for f in $files; do
+	name=${f#"$PD_TOP/"}
+	name=${name#"$PD_CORPUS/"}
+	perf script -i "$f" >"$tmp/ps" 2>"$tmp/ps.err" </dev/null
+	if [ $? -ne 0 ] || grep -q -E 'failed to process|Failed to process|unknown events|incompatible' "$tmp/ps.err"; then
+		continue	# perf cannot read it: nothing to compare with
+	fi
+	nfiles=$((nfiles + 1))
+	callchain_blocks <"$tmp/ps" >"$tmp/want.script"
+	"$FOLD" -q --script "$f" >"$tmp/got.script" 2>"$tmp/err"
+	check "$name: --script is perf script's callchain samples ($(grep -c '^$' "$tmp/want.script") samples)" \
+		cmp -s "$tmp/want.script" "$tmp/got.script"
+	diff "$tmp/want.script" "$tmp/got.script" | head -6
+	# nothing to fold: one check that both agree on that
+	if [ ! -s "$tmp/want.script" ]; then
+		"$FOLD" -q "$f" >"$tmp/got" 2>"$tmp/err"
+		"$FOLD" --input=script <"$tmp/ps" >"$tmp/want" 2>/dev/null
+		check "$name: no callchains, same (empty) folding" cmp -s "$tmp/want" "$tmp/got"
+		continue
+	fi
+	ev=$(first_event "$tmp/ps")
+	cpu=$(awk '!/^\t/ && match($0, /\[[0-9]+\]/) { print substr($0, RSTART + 1, RLENGTH - 2) + 0; exit }' "$tmp/ps")
+	comm=$(awk '!/^\t/ && NF { print $1; exit }' "$tmp/ps")
+	t0=$(awk '!/^\t/ && match($0, / [0-9]+\.[0-9]+: /) { print substr($0, RSTART + 1, RLENGTH - 3); exit }' "$tmp/ps")
+	for opts in "" "--pid" "--tid" "--kernel" "--jit" "--all" "--addrs" \
+		    "--inline" "--inline --context" "--event-filter=$ev" \
+		    "--weight=samples" "--weight=period" "--capture=user" \
+		    "--capture=kernel" ${cpu:+"--cpu=$cpu"} ${comm:+"--comm=$comm"} \
+		    ${t0:+"--time=$t0,"} "--pid --all --addrs"; do
+		# shellcheck disable=SC2086
+		"$FOLD" --input=script $opts <"$tmp/ps" >"$tmp/want" 2>/dev/null
+		# shellcheck disable=SC2086
+		"$FOLD" -q $opts "$f" >"$tmp/got" 2>"$tmp/err"
+		rc=$?
+		check "$name ${opts:-(default)}: as perf script | fold ($(wc -l <"$tmp/want") stacks, rc $rc)" \
+			cmp -s "$tmp/want" "$tmp/got"
+		diff "$tmp/want" "$tmp/got" | head -4 | cut -c1-300
+	done
+	if [ -n "${PD_STACKCOLLAPSE:-}" ]; then
+		perl "$PD_STACKCOLLAPSE" <"$tmp/ps" >"$tmp/want" 2>/dev/null
+		"$FOLD" -q "$f" >"$tmp/got" 2>/dev/null
+		check "$name: as stackcollapse-perf.pl itself" cmp -s "$tmp/want" "$tmp/got"
+	fi
+done
+check "perf read files to compare ($nfiles)" test "$nfiles" -gt 20
+if [ -z "${PD_STACKCOLLAPSE:-}" ]; then
+	skip "PD_STACKCOLLAPSE unset: not compared with stackcollapse-perf.pl itself"
+fi
