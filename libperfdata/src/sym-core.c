@@ -68,6 +68,7 @@ static void dso_free(struct pd_dso *d)
 	free(d->modules);
 	free(d->path);
 	free(d->symsrc);
+	free(d->mismatch);
 	free(d->runtime);
 	free(d->segs);
 	pd_arena_free(&d->arena);
@@ -139,6 +140,21 @@ static struct pd_dso *dso_new(struct pd_symbolizer *s, enum pd_dso_kind kind,
 	return d;
 }
 
+/* Why a DSO has no symbols, once: the user can fix each cause. */
+static void warn_unloaded(struct pd_symbolizer *s, const struct pd_dso *d)
+{
+	if (d->mismatch && !d->symsrc)
+		pd__warn(&s->log,
+			 "%s: %s has another build id than the recorded one (changed since the recording?) and no copy with the recorded id was found (perf buildid-cache, --symfs): frames stay unresolved",
+			 d->path, d->mismatch);
+	else if (!d->found_file)
+		pd__warn(&s->log,
+			 "%s: not found (nor in the build-id cache %s): frames stay unresolved",
+			 d->path, s->buildid_dir);
+	else
+		pd__warn(&s->log, "%s: no symbols (stripped?)", d->path);
+}
+
 PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 					    const char *path,
 					    const uint8_t *build_id,
@@ -176,7 +192,7 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 		return NULL;
 	}
 	if (!d->loaded)
-		pd__warn(&s->log, "%s: no symbols", path);
+		warn_unloaded(s, d);
 	return d;
 }
 

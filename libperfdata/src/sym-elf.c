@@ -147,8 +147,11 @@ static int symsrc_open(struct pd_dso *d, struct symsrc *ss)
 		int n = elf_build_id(ss->elf, bid, sizeof(bid));
 
 		if (n <= 0 || !build_id_equal(d, bid, n > PD_BUILD_ID_MAX ?
-					      PD_BUILD_ID_MAX : (size_t)n))
+					      PD_BUILD_ID_MAX : (size_t)n)) {
+			if (!d->mismatch)
+				d->mismatch = strdup(ss->path);
 			goto fail;
+		}
 	}
 	ss->symtab = section_by_name(ss->elf, &ss->ehdr, &sh, ".symtab", NULL);
 	if (ss->symtab && sh.sh_type != SHT_SYMTAB)
@@ -576,7 +579,10 @@ int sym_elf__load(struct pd_dso *d)
 		cand.fd = -1;
 		if (cand_path(d, i, cand.path, sizeof(cand.path)))
 			continue;
-		if (!sym_is_regular_file(cand.path) || symsrc_open(d, &cand))
+		if (!sym_is_regular_file(cand.path))
+			continue;
+		d->found_file = true;
+		if (symsrc_open(d, &cand))
 			continue;
 		if (!syms && cand.symtab) {
 			syms = &ss[used];

@@ -65,6 +65,8 @@ struct pd_dso {
 	char **modules;			/* kernel: "[ext4]" */
 	size_t nr_modules;
 	bool loaded;
+	bool found_file;		/* some candidate file existed */
+	char *mismatch;			/* first file with another build id */
 	char *symsrc;			/* file the symbols came from */
 	char *runtime;			/* the binary itself (segments, nm) */
 
