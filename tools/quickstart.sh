@@ -1,13 +1,16 @@
 #!/bin/sh
-# Build perfdata and show what a bundled profile holds. Installs the build
-# dependencies with apt-get when run as root, else prints the command.
+# Build perfdata and fold a bundled profile for a flame graph (an SVG when
+# flamegraph.pl is on PATH). Installs the build dependencies with apt-get
+# when run as root, else prints the command.
 set -eu
 cd "$(dirname "$0")/.."
-pkgs="make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev"
+pkgs="make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev libiberty-dev"
 missing=
 for p in libelf libdw zlib libzstd libtraceevent; do
 	pkg-config --exists "$p" 2>/dev/null || missing="$missing $p"
 done
+# libiberty (the demangler binutils uses) has no pkg-config file
+[ -f /usr/include/libiberty/demangle.h ] || missing="$missing libiberty"
 if [ -n "$missing" ] || ! command -v make >/dev/null 2>&1 || ! command -v cc >/dev/null 2>&1; then
 	if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pkgs >/dev/null
@@ -18,4 +21,11 @@ if [ -n "$missing" ] || ! command -v make >/dev/null 2>&1 || ! command -v cc >/d
 	fi
 fi
 make -s -j"$(nproc 2>/dev/null || echo 2)"
-build/bin/pd-info --stats testdata/fp.data
+# testdata/fp.data: perf record -g of testdata/bin/burn (see testdata/README.md)
+if command -v flamegraph.pl >/dev/null 2>&1; then
+	build/bin/pd-fold testdata/fp.data | flamegraph.pl >fp.svg
+	echo "fp.svg: the flame graph of testdata/fp.data" >&2
+else
+	build/bin/pd-fold testdata/fp.data
+	echo "(folded stacks: pipe them into flamegraph.pl for an SVG)" >&2
+fi
