@@ -607,6 +607,24 @@ static int write_rec(struct conv *c, const void *rec, const struct pd_attr *a)
 	return 0;
 }
 
+static int write_aux(struct conv *c, const struct pd_event *ev)
+{
+	int err;
+
+	if (!ev->u.auxtrace.data && ev->u.auxtrace.size)
+		return fail(c, -PD_ERR_UNSUPPORTED,
+			    "%s: offset 0x%llx: the AUX data was not loaded (open the reader with load_aux, in file order)",
+			    pd_reader__name(c->r), (unsigned long long)ev->offset);
+	c->rep->records_out++;
+	if (!c->w)
+		return 0;
+	err = pd_writer__write_aux(c->w, ev->raw, ev->u.auxtrace.data,
+				   ev->u.auxtrace.size);
+	if (err)
+		return fail(c, err, "%s", pd_writer__errmsg(c->w));
+	return 0;
+}
+
 static void drop(struct conv *c, const struct pd_event *ev, enum pd_shim s)
 {
 	c->rep->dropped[s]++;
@@ -773,13 +791,11 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 		drop(c, ev, PD_SHIM_FINISHED_INIT);
 		return 0;
 	}
-	/* its AUX data follows it outside the record: not copied yet, so
-	 * refused unless the target drops it anyway */
+	/* its AUX data follows it outside the record, copied along unless
+	 * the target drops the record */
 	if (ev->type == PD_RECORD_AUXTRACE &&
 	    !(c->t && on(c, PD_SHIM_DROP_RECORDS) && !knows_record(c, ev->type)))
-		return fail(c, -PD_ERR_UNSUPPORTED,
-			    "%s: offset 0x%llx: AUXTRACE data cannot be converted yet",
-			    pd_reader__name(c->r), (unsigned long long)ev->offset);
+		return write_aux(c, ev);
 	if (ev->type == PD_RECORD_MMAP2 && on(c, PD_SHIM_MMAP2_TO_MMAP)) {
 		memcpy(rec, ev->raw, size);
 		body = shim_mmap2_to_mmap(c, ev, rec);
@@ -821,8 +837,10 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 
 /*
  * The end-of-features marker of a pipe: the target's last feature; with
- * no target, the input's own marker, or else the one the input's perf
- * would have written (one past its highest feature).
+ * no target, the input's own marker, or else one no perf takes for a
+ * feature: past the input's highest feature and at least the newest
+ * perf's (an older perf's marker, 21 for 4.14, is a real feature, with
+ * a body, to perf 6.1, which then fails on the stream).
  */
 static uint32_t pipe_marker(const struct conv *c)
 {
@@ -840,9 +858,13 @@ static uint32_t pipe_marker(const struct conv *c)
 	}
 	if (in)
 		return in;
+	const struct pd_perf_target *newest = pd_perf_target__find("newest");
+
 	for (feat = 1; f && feat < PD_FEAT_BITS; feat++)
 		if (pd_features__seen(f, feat))
 			highest = feat;
+	if (newest && newest->last_feature > highest + 1)
+		return newest->last_feature;
 	return highest + 1;
 }
 

@@ -209,7 +209,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1 };
-	struct pd_reader_opts ro = { .sz = sizeof(ro) };
+	struct pd_reader_opts ro = { .sz = sizeof(ro), .load_aux = true };
 	struct pd_convert_report rep;
 	const char *input = NULL, *output = NULL;
 	bool do_explain = false;

@@ -60,6 +60,9 @@ struct pd_reader {
 	size_t scratch_cap;
 
 	uint64_t aux_data_offset;	/* of the last AUXTRACE record */
+	void *aux;			/* its data, with opts.load_aux */
+	size_t aux_cap;
+	bool aux_loaded;
 	uint64_t nr_attr_records;	/* ATTR records decoded so far */
 
 	struct pd_decomp *decomp;

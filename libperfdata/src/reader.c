@@ -710,6 +710,7 @@ PD_EXPORT void pd_reader__close(struct pd_reader *r)
 	pd__order_free(r->order);
 	free(r->rec);
 	free(r->blob);
+	free(r->aux);
 	free(r->read_vals);
 	free(r->scratch);
 	free(r->name);

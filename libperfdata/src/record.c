@@ -363,6 +363,7 @@ int pd__decode_record(struct pd_reader *r, struct pd_event *ev)
 		ev->u.auxtrace.tid = pd_get32(p + 36, false);
 		ev->u.auxtrace.cpu = pd_get32(p + 40, false);
 		ev->u.auxtrace.data_offset = r->in.seekable ? r->aux_data_offset : 0;
+		ev->u.auxtrace.data = r->aux_loaded ? r->aux : NULL;
 		break;
 	case PD_RECORD_AUXTRACE_ERROR: {
 		struct pd_auxtrace_error_event *a = &ev->u.auxtrace_error;

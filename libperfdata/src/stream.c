@@ -201,6 +201,36 @@ static int load_blob(struct pd_reader *r, uint64_t off, uint64_t bsize)
 	return 1;
 }
 
+/* The AUX data after an AUXTRACE record, for readers that copy it. */
+static int load_aux(struct pd_reader *r, uint64_t off, uint64_t asize)
+{
+	ssize_t n;
+
+	if (asize > PD_INPUT_MAX_OBJECT)
+		return pd__set_error(r, -PD_ERR_TOO_BIG, off,
+				     "AUX data of %llu bytes is too large to copy",
+				     (unsigned long long)asize);
+	n = pd_input_fill(&r->in, asize);
+	if (n < 0)
+		return pd__set_error(r, (int)n, off, "%s", pd_strerror((int)n));
+	if ((uint64_t)n < asize)
+		return stop_truncated(r, off, "AUX data cut short");
+	if (asize > r->aux_cap) {
+		void *b = realloc(r->aux, asize);
+
+		if (!b)
+			return -ENOMEM;
+		r->aux = b;
+		r->aux_cap = asize;
+	}
+	if (asize)
+		memcpy(r->aux, pd_input_ptr(&r->in), asize);
+	pd_input_consume(&r->in, asize);
+	r->stats.bytes_read += asize;
+	r->aux_loaded = true;
+	return 1;
+}
+
 /*
  * Take the record at p (file order, size bytes, complete) into r->rec in
  * host order, and act on it. Returns 1 if it is to be delivered, 0 if it
@@ -354,6 +384,15 @@ static int read_raw(struct pd_reader *r, struct raw_src *src)
 			    (r->hdr.file_size && end > r->hdr.file_size))
 				return stop_truncated(r, off, "AUX data runs past the end of data");
 			r->aux_data_offset = r->in.pos;
+			r->aux_loaded = false;
+			if (r->opts.load_aux && r->opts.order == PD_ORDER_FILE) {
+				e = load_aux(r, off, asize);
+				if (e <= 0)
+					return e;
+				if (ret > 0)
+					return ret;
+				continue;
+			}
 			e = pd_input_seek(&r->in, end);
 			if (e == -PD_ERR_TRUNCATED)
 				return stop_truncated(r, off, "AUX data cut short");

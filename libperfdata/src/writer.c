@@ -88,6 +88,10 @@ struct pd_writer {
 	uint64_t attrs_offset;
 	uint64_t data_offset;
 	uint64_t nr_records;
+	/* AUXTRACE records written (file offset, header.size): the
+	 * AUXTRACE feature perf seeks by */
+	uint64_t *aux_index;
+	size_t nr_aux, aux_cap;
 
 	uint8_t *scratch;
 	size_t scratch_cap;
@@ -585,6 +589,10 @@ static int emit_pipe_features(struct pd_writer *w)
 
 		if (!w->feat[feat].data)
 			continue;
+		/* file offsets mean nothing in a pipe; perf never sends the
+		 * AUX index there and fails on one */
+		if (feat == PD_FEAT_AUXTRACE)
+			continue;
 		if (8 + 8 + size > PD_MAX_RECORD) {
 			pd__warn(&w->log, "feature %u (%zu bytes) does not fit a pipe-mode record: dropped",
 				 feat, size);
@@ -744,9 +752,58 @@ static int put_record(struct pd_writer *w, const void *rec, size_t size)
 	return 0;
 }
 
+static int write_record(struct pd_writer *w, const void *rec,
+			const struct pd_attr *attr, const void *aux,
+			uint64_t aux_size);
+
 PD_EXPORT int pd_writer__write(struct pd_writer *w, const void *rec,
 			       const struct pd_attr *attr)
 {
+	if (pd_get32(rec, false) == PD_RECORD_AUXTRACE)
+		return wr_error(w, -EINVAL,
+				"an AUXTRACE record goes with its data: pd_writer__write_aux()");
+	return write_record(w, rec, attr, NULL, 0);
+}
+
+/*
+ * AUX data lives outside the record stream's compression: perf writes the
+ * AUXTRACE record and its data as they are and seeks past the data, and
+ * the AUXTRACE feature indexes them by file offset.
+ */
+PD_EXPORT int pd_writer__write_aux(struct pd_writer *w, const void *rec,
+				   const void *data, uint64_t size)
+{
+	if (pd_get32(rec, false) != PD_RECORD_AUXTRACE ||
+	    pd_get16((const uint8_t *)rec + 6, false) < 16 ||
+	    pd_get64((const uint8_t *)rec + 8, false) != size)
+		return wr_error(w, -EINVAL,
+				"not an AUXTRACE record of %llu bytes of data",
+				(unsigned long long)size);
+	return write_record(w, rec, NULL, data, size);
+}
+
+static int note_aux(struct pd_writer *w, uint64_t off, uint64_t size)
+{
+	if (w->nr_aux == w->aux_cap) {
+		size_t cap = w->aux_cap ? w->aux_cap * 2 : 64;
+		uint64_t *v = realloc(w->aux_index, cap * 2 * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		w->aux_index = v;
+		w->aux_cap = cap;
+	}
+	w->aux_index[2 * w->nr_aux] = off;
+	w->aux_index[2 * w->nr_aux + 1] = size;
+	w->nr_aux++;
+	return 0;
+}
+
+static int write_record(struct pd_writer *w, const void *rec,
+			const struct pd_attr *attr, const void *aux,
+			uint64_t aux_size)
+{
+	bool is_aux = pd_get32(rec, false) == PD_RECORD_AUXTRACE;
 	uint16_t size;
 	int err;
 
@@ -773,7 +830,28 @@ PD_EXPORT int pd_writer__write(struct pd_writer *w, const void *rec,
 		rec = copy;
 	}
 	w->nr_records++;
-	return put_record(w, rec, size);
+	if (!aux_size && !is_aux)
+		return put_record(w, rec, size);
+	if (w->compress) {
+		err = flush_batch(w);
+		if (err)
+			return err;
+	}
+	if (w->mode == PD_MODE_FILE) {
+		/* perf indexes the record alone (its header.size) */
+		err = note_aux(w, out_pos(w), size);
+		if (err)
+			return err;
+	}
+	err = emit(w, rec, size);
+	while (!err && aux_size) {
+		size_t n = aux_size > (1U << 30) ? 1U << 30 : (size_t)aux_size;
+
+		err = emit(w, aux, n);
+		aux = (const uint8_t *)aux + n;
+		aux_size -= n;
+	}
+	return err;
 }
 
 PD_EXPORT uint64_t pd_writer__nr_records(const struct pd_writer *w)
@@ -876,6 +954,31 @@ static int write_file_header(struct pd_writer *w, uint64_t data_size,
 	return 0;
 }
 
+/*
+ * The AUXTRACE feature: u64 nr, then nr {file offset, header.size} of the
+ * AUXTRACE records as written here. An index copied from an input would
+ * point into the input's layout, so it is always replaced (or dropped).
+ */
+static int set_aux_index(struct pd_writer *w)
+{
+	uint64_t *sec;
+	int err;
+
+	if (!w->nr_aux) {
+		pd_writer__clear_feature(w, PD_FEAT_AUXTRACE);
+		return 0;
+	}
+	sec = malloc((1 + 2 * w->nr_aux) * sizeof(*sec));
+	if (!sec)
+		return -ENOMEM;
+	sec[0] = w->nr_aux;
+	memcpy(sec + 1, w->aux_index, 2 * w->nr_aux * sizeof(*sec));
+	err = pd_writer__set_feature(w, PD_FEAT_AUXTRACE, sec,
+				     (1 + 2 * w->nr_aux) * sizeof(*sec));
+	free(sec);
+	return err;
+}
+
 PD_EXPORT int pd_writer__finish(struct pd_writer *w)
 {
 	uint64_t bitmap[4] = { 0 }, data_size;
@@ -894,7 +997,9 @@ PD_EXPORT int pd_writer__finish(struct pd_writer *w)
 		data_size = out_pos(w) - w->data_offset;
 		if (w->compress)
 			set_compressed_feature(w);
-		err = write_file_features(w, bitmap);
+		err = set_aux_index(w);
+		if (!err)
+			err = write_file_features(w, bitmap);
 		if (!err)
 			err = flush_obuf(w);
 		if (!err)
@@ -932,6 +1037,7 @@ PD_EXPORT void pd_writer__free(struct pd_writer *w)
 		unlink(w->tmp_path);
 	for (i = 0; i < PD_FEAT_BITS; i++)
 		free(w->feat[i].data);
+	free(w->aux_index);
 	for (i = 0; i < w->nr_evsels; i++)
 		free(w->evsels[i].ids);
 	free(w->evsels);

@@ -245,6 +245,8 @@ struct pd_auxtrace_event {
 	uint64_t size, offset, reference;
 	uint32_t idx, tid, cpu;
 	uint64_t data_offset;		/* file offset of the AUX data, or 0 */
+	const void *data;		/* the AUX data (size bytes) when the
+					 * reader loads it (load_aux), or NULL */
 };
 
 struct pd_auxtrace_error_event {

@@ -51,6 +51,12 @@ struct pd_reader_opts {
 	 * records they hold (which are always delivered).
 	 */
 	bool show_compressed;
+	/*
+	 * Load the AUX data following each AUXTRACE record into memory
+	 * (pd_auxtrace_event.data), for copying it (PD_ORDER_FILE only; a
+	 * chunk of at most 512 MiB at a time). Off: it is skipped.
+	 */
+	bool load_aux;
 	/* Log callback for this reader; NULL uses pd_set_log()'s. */
 	pd_log_fn log;
 	void *log_ctx;

@@ -116,6 +116,15 @@ int pd_writer__set_feature(struct pd_writer *w, unsigned int feat,
 void pd_writer__clear_feature(struct pd_writer *w, unsigned int feat);
 
 /*
+ * An AUXTRACE record (host order) and the size bytes of AUX data that
+ * follow it, written uncompressed as perf writes them; in file mode the
+ * AUXTRACE feature is rebuilt to index them (an index set by
+ * pd_writer__set_feature() is replaced, or dropped when none is written).
+ */
+int pd_writer__write_aux(struct pd_writer *w, const void *rec,
+			 const void *data, uint64_t size);
+
+/*
  * A record, in host byte order (header.size bytes at rec). attr gives the
  * layout of a SAMPLE and of the sample_id trailer of other kernel records
  * (needed to convert the byte order; may be NULL for records that have
