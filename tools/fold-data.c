@@ -17,6 +17,7 @@
 #include <perfdata/reader.h>
 #include <perfdata/session.h>
 #include <perfdata/symbols.h>
+#include <perfdata/unwind.h>
 
 #include "common/cli.h"
 #include "fold-data.h"
@@ -26,6 +27,12 @@
 
 /* perf script's default --max-stack (PERF_MAX_STACK_DEPTH) */
 #define MAX_STACK	127
+/*
+ * Frame lines of one sample: kernel entries and unwound user entries
+ * (MAX_STACK each) and the inlined frames DWARF callchains add; deeper
+ * inline nesting than this average is cut.
+ */
+#define MAX_FRAMES	(MAX_STACK * 16)
 #define LINE_MAX_LEN	8192
 /* events in one group read by a sample (perf has no limit; 256 is far
  * beyond the counters a PMU offers) */
@@ -39,13 +46,14 @@ struct fold_run {
 	struct pd_reader *r;
 	struct pd_symbolizer *sym;
 	struct pd_session *session;
+	struct pd_unwinder *unwinder;
 	struct script_text *st;
 	struct fold_offcpu *offcpu;
 	struct pd_read_periods *reads;
 	struct pd_read_delivery deliveries[MAX_GROUP];
 	char *chain;		/* --off-cpu: a stack's frame lines */
 	size_t chain_cap;
-	struct pd_frame frames[MAX_STACK];
+	struct pd_frame frames[MAX_FRAMES];
 	char line[LINE_MAX_LEN];
 	uint64_t nr_samples, nr_no_callchain, nr_offcpu;
 };
@@ -109,10 +117,15 @@ static int fold_one(struct fold_run *run, const struct pd_event *ev)
 	t = pd_session__thread(run->session, pid, tid);
 	if (!t)
 		return -ENOMEM;
+	n = pd_unwinder__sample_frames(run->unwinder, t, ev, run->frames,
+				       MAX_FRAMES);
+	/* perf script prints the sample alone: nothing to fold */
+	if (n == -ENODATA)
+		return 0;
+	if (n < 0)
+		return n;
 	emit(run, script_text__header(run->st, ev, t, run->line,
 				      sizeof(run->line)));
-	n = pd_session__sample_frames(run->session, t, ev, run->frames,
-				      MAX_STACK);
 	for (i = 0; i < n; i++)
 		emit(run, script_text__frame(&run->frames[i], run->line,
 					     sizeof(run->line)));
@@ -128,8 +141,10 @@ static int keep_stack(struct fold_run *run, const struct pd_event *ev,
 	size_t len = 0;
 	int n, i;
 
-	n = pd_session__sample_frames(run->session, t, ev, run->frames,
-				      MAX_STACK);
+	n = pd_unwinder__sample_frames(run->unwinder, t, ev, run->frames,
+				       MAX_FRAMES);
+	if (n < 0)
+		n = 0;
 	for (i = 0; i < n; i++) {
 		size_t k = script_text__frame(&run->frames[i], run->line,
 					      sizeof(run->line));
@@ -227,6 +242,10 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		.vmlinux = o->vmlinux,
 	};
 	struct pd_session_opts xopts = { .sz = sizeof(xopts) };
+	struct pd_unwind_opts uopts = {
+		.sz = sizeof(uopts),
+		.max_stack = MAX_STACK,
+	};
 	const struct pd_event *ev;
 	struct fold_run *run;
 	int ret = PD_EXIT_DATA, err;
@@ -246,6 +265,8 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	xopts.symbolizer = run->sym;
 	if (run->sym)
 		run->session = pd_session__new(run->r, &xopts);
+	if (run->session)
+		run->unwinder = pd_unwinder__new(run->session, run->r, &uopts);
 	run->st = script_text__new(run->r);
 	run->reads = pd_read_periods__new(run->r);
 	if (o->off_cpu) {
@@ -257,7 +278,8 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	}
 	if (!o->script_out)
 		run->parser = fold_script_parser__new(f, path);
-	if (!run->sym || !run->session || !run->st || !run->reads ||
+	if (!run->sym || !run->session || !run->unwinder || !run->st ||
+	    !run->reads ||
 	    (!o->script_out && !run->parser)) {
 		pd_err("%s: %s", path, strerror(ENOMEM));
 		goto out;
@@ -299,6 +321,7 @@ out:
 	free(run->chain);
 	fold_script_parser__free(run->parser);
 	script_text__free(run->st);
+	pd_unwinder__free(run->unwinder);
 	pd_session__free(run->session);
 	pd_symbolizer__free(run->sym);
 	pd_reader__close(run->r);

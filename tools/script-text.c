@@ -11,7 +11,9 @@
  *   "[%03d] " cpu; "%12s: " time as seconds.microseconds; "%10lu " period;
  *   the event name right-aligned to the longest name, then ": ";
  * - a callchain frame is a tab, "%16lx" of the map-relative address,
- *   " name+0xoff" or " [unknown]", and " (dso)".
+ *   " name+0xoff" or " [unknown]", and " (dso)"; an inlined frame of a
+ *   DWARF-unwound callchain ends in " (inlined)" instead of the dso
+ *   (util/evsel_fprintf.c: sym->inlined).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -184,7 +186,10 @@ size_t script_text__frame(const struct pd_frame *f, char *buf, size_t size)
 {
 	int k;
 
-	if (f->sym)
+	if (f->inline_name && f->sym)	/* only DWARF callchains have them */
+		k = snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (inlined)",
+			     f->addr, f->inline_name, f->addr - f->sym->start);
+	else if (f->sym)
 		k = snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)",
 			     f->addr, f->sym->name, f->addr - f->sym->start,
 			     f->dso_name);

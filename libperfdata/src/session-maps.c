@@ -11,12 +11,21 @@
 
 #include "session-maps.h"
 
+static uint64_t maps_gen;
+
+static void touch(struct pd_maps *m)
+{
+	m->gen = __atomic_add_fetch(&maps_gen, 1, __ATOMIC_RELAXED);
+}
+
 struct pd_maps *pd__maps_new(void)
 {
 	struct pd_maps *m = calloc(1, sizeof(*m));
 
-	if (m)
+	if (m) {
 		m->refcnt = 1;
+		touch(m);
+	}
 	return m;
 }
 
@@ -48,6 +57,7 @@ struct pd_maps *pd__maps_clone(const struct pd_maps *m)
 	}
 	memcpy(c->v, m->v, m->nr * sizeof(*c->v));
 	c->nr = c->alloc = m->nr;
+	touch(c);
 	return c;
 }
 
@@ -103,6 +113,7 @@ int pd__maps_insert(struct pd_maps *m, const struct pd_map *map)
 	/* at most one old map is split in two: room for two more */
 	if (reserve(m, 2))
 		return -ENOMEM;
+	touch(m);
 	i = first_ending_after(m, map->start);
 	/* maps i..j-1 overlap the new one */
 	for (j = i; j < m->nr && m->v[j].start < map->end; j++)
@@ -140,6 +151,7 @@ void pd__maps_clip(struct pd_maps *m, const char *name, uint64_t lo,
 {
 	size_t i, n = 0;
 
+	touch(m);
 	for (i = 0; i < m->nr; i++) {
 		struct pd_map *map = &m->v[i];
 

@@ -31,6 +31,12 @@ struct pd_map {
 
 struct pd_maps {
 	unsigned int refcnt;	/* threads of one process share their maps */
+	/*
+	 * Changes with every change of any maps object (a process-wide
+	 * counter): caches built from the maps (the unwinder's address
+	 * spaces) know when they are stale.
+	 */
+	uint64_t gen;
 	size_t nr, alloc;
 	struct pd_map *v;
 };

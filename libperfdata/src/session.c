@@ -24,6 +24,7 @@
 
 #include "arena.h"
 #include "internal.h"
+#include "session-internal.h"
 #include "session-maps.h"
 
 /* FORK synthesized by perf record for a running task: no map copy */
@@ -598,6 +599,16 @@ static struct pd_dso *map_dso(struct pd_session *s, struct pd_map *map,
 		map->dso = pd_symbolizer__dso(s->sym, map->path, map->build_id,
 					      map->build_id_size);
 	return map->dso;
+}
+
+struct pd_maps *pd__thread_maps(const struct pd_thread *t)
+{
+	return t->maps;
+}
+
+struct pd_dso *pd__session_map_dso(struct pd_session *s, struct pd_map *map)
+{
+	return map_dso(s, map, false);
 }
 
 /*

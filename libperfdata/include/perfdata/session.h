@@ -74,6 +74,13 @@ struct pd_frame {
 				 * "[unknown]" without a map */
 	struct pd_dso *dso;	/* NULL without a map */
 	const struct pd_sym *sym;	/* NULL when no symbol covers it */
+	/*
+	 * Non-NULL for an inlined frame of a DWARF-unwound callchain
+	 * (pd_unwinder__sample_frames): the inlined function's name as
+	 * perf prints it ("NAME+0x(addr - sym->start) (inlined)"); the
+	 * other fields are those of the frame it was inlined into.
+	 */
+	const char *inline_name;
 };
 
 /* Resolve one address of thread t in cpumode (PD_MISC_*). */

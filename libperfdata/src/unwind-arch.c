@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Register tables for the unwinder. Sources of the numbers:
+ * - perf's register bits: arch/x86/include/uapi/asm/perf_regs.h
+ *   (AX BX CX DX SI DI BP SP IP FLAGS CS SS DS ES FS GS, then R8-R15
+ *   from bit 16);
+ * - DWARF's: the x86-64 psABI, figure 3.36 (rax rdx rcx rbx rsi rdi rbp
+ *   rsp r8-r15, then the return address column 16), the numbering libdw's
+ *   x86_64 backend unwinds with (17 frame registers, pc in column 16);
+ * - the sigreturn bytes: libunwind's x86_64 unw_is_signal_frame()
+ *   (mov $15,%rax; syscall), the code of glibc's __restore_rt.
+ * aarch64 would be one more entry: perf's X0-X30, SP, PC are bits 0-32,
+ * DWARF's x0-x30 and sp columns 0-31, the pc set apart (dwarf_pc -1);
+ * it stays out until a recording can check it.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <string.h>
+
+#include "unwind-arch.h"
+
+enum {	/* perf_regs.h, x86 */
+	X86_AX, X86_BX, X86_CX, X86_DX, X86_SI, X86_DI, X86_BP, X86_SP,
+	X86_IP, X86_FLAGS, X86_CS, X86_SS, X86_DS, X86_ES, X86_FS, X86_GS,
+	X86_R8, X86_R9, X86_R10, X86_R11, X86_R12, X86_R13, X86_R14, X86_R15,
+};
+
+static const uint8_t x86_64_sigreturn[] = {
+	0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00,	/* mov $0xf,%rax */
+	0x0f, 0x05,					/* syscall */
+};
+
+static const struct pd_unwind_arch arches[] = {
+	{
+		.name = "x86_64",
+		.e_machine = EM_X86_64,
+		.elf_class = ELFCLASS64,
+		.abi = 2,	/* PERF_SAMPLE_REGS_ABI_64 */
+		.nr_dwarf = 17,
+		.perf_reg = {
+			X86_AX, X86_DX, X86_CX, X86_BX, X86_SI, X86_DI,
+			X86_BP, X86_SP, X86_R8, X86_R9, X86_R10, X86_R11,
+			X86_R12, X86_R13, X86_R14, X86_R15, X86_IP,
+		},
+		.perf_ip = X86_IP,
+		.perf_sp = X86_SP,
+		.dwarf_pc = 16,
+		.sigreturn = x86_64_sigreturn,
+		.sigreturn_len = sizeof(x86_64_sigreturn),
+	},
+};
+
+const struct pd_unwind_arch *pd__unwind_arch(const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return NULL;
+	/* `uname -m` says "x86_64"; BSD-style names say "amd64" */
+	if (!strcmp(name, "amd64"))
+		name = "x86_64";
+	for (i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (!strcmp(arches[i].name, name))
+			return &arches[i];
+	return NULL;
+}
+
+int pd__unwind_reg(const struct pd_regs *r, int reg, uint64_t *val)
+{
+	uint64_t below;
+	unsigned int idx;
+
+	if (reg < 0 || reg > 63 || !r->abi || !r->regs ||
+	    !(r->mask & (1ULL << reg)))
+		return -ENOENT;
+	below = reg ? r->mask & ((1ULL << reg) - 1) : 0;
+	idx = (unsigned int)__builtin_popcountll(below);
+	if (idx >= r->nr)
+		return -ENOENT;
+	memcpy(val, &r->regs[idx], sizeof(*val));
+	return 0;
+}

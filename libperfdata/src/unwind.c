@@ -1,0 +1,733 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DWARF unwinding of REGS_USER + STACK_USER samples with libdw's unwinder
+ * (libdwfl), keeping the rules of the unwinder Debian's perf 6.1 really
+ * uses: libunwind (`perf version --build-options` lists both, but perf's
+ * Makefile.config turns libdw unwinding off when libunwind is found, and
+ * the binary imports no dwfl_getthread_frames). From perf's
+ * util/unwind-libunwind-local.c, util/machine.c and util/evsel.c:
+ * - the first frame is the sampled ip register itself (get_entries());
+ *   each caller's pc is decremented unless it is a signal trampoline
+ *   (unw_is_signal_frame()), and that decremented address is the one
+ *   looked up and printed; zero addresses are skipped; at most max_stack
+ *   frames;
+ * - stack memory is what perf copied: [sp, sp + dyn_size), except that a
+ *   word ending exactly at the end is not read from it (access_mem()'s
+ *   `addr + 8 >= end`); other addresses are read from the mapped file
+ *   of the map that holds them (access_dso_mem()), or fail;
+ * - a frame is stepped from only with the unwind tables of the file
+ *   mapped at its (decremented) pc: .eh_frame_hdr or .debug_frame
+ *   (find_proc_info()); a pc with no map, no file or neither table ends
+ *   the chain after that frame;
+ * - no registers (abi 0) or an empty stack copy: no user frames
+ *   (thread__resolve_callchain_unwind()); registers without the ip or
+ *   the stack pointer: the whole callchain is dropped (get_entries()
+ *   and unw_init_remote() fail, perf script prints the sample alone).
+ *
+ * One Dwfl per address space (a process's maps), kept in a small LRU
+ * cache; files are reported lazily as unwinding reaches them, and a
+ * space whose reported files a later mmap overlaps is rebuilt.
+ */
+#include <elf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <perfdata/features.h>
+#include <perfdata/format.h>
+#include <perfdata/unwind.h>
+
+#include "internal.h"
+#include "session-internal.h"
+#include "sym-internal.h"
+#include "unwind-arch.h"
+
+#define DEFAULT_MAX_STACK	127	/* perf's PERF_MAX_STACK_DEPTH */
+#define DEFAULT_MAX_CACHED	16
+#define MAX_INLINE		64
+/* the pid libdw is told: threads are told apart by us, not by libdw */
+#define UW_TID			1
+
+/* A file reported to a space's Dwfl. */
+struct uw_mod {
+	struct pd_dso *dso;
+	uint64_t low, high;	/* addresses the module covers */
+	uint64_t bias;
+	bool has_tables;	/* .eh_frame_hdr or .debug_frame */
+	const uint8_t *raw;	/* the file's bytes (libelf's mapping) */
+	size_t raw_size;
+};
+
+struct uw_ctx;
+
+struct uw_space {
+	struct pd_maps *maps;	/* a reference */
+	uint64_t gen;		/* maps->gen when last checked */
+	Dwfl *dwfl;
+	uint64_t used;		/* LRU tick */
+	struct uw_mod *mods;
+	size_t nr_mods, cap_mods;
+	struct uw_ctx *cur;	/* the unwind under way */
+};
+
+struct uw_ctx {
+	struct pd_unwinder *u;
+	struct uw_space *sp;
+	const struct pd_sample *smp;
+	uint64_t stack_lo, stack_hi;
+	struct pd_unwind_ip *ips;
+	int n, max;
+};
+
+struct pd_unwinder {
+	struct pd_session *s;
+	const struct pd_reader *r;
+	struct pd_unwind_opts o;
+	struct pd_logger log;
+	const struct pd_unwind_arch *arch;
+	bool arch_known;
+	Elf *arch_elf;		/* an ELF header naming the machine */
+	unsigned char ehdr[sizeof(Elf64_Ehdr)];
+	struct pd_unwind_ip *ips;	/* max_stack entries */
+	struct uw_space *spaces;
+	unsigned int nr_spaces;
+	uint64_t tick;
+	bool warned_arch, warned_abi, warned_regs, warned_stack;
+};
+
+static const char *host_arch(void)
+{
+	static struct utsname uts;
+
+	if (!uts.machine[0] && uname(&uts))
+		return NULL;
+	return uts.machine;
+}
+
+/*
+ * The samples' architecture: the ARCH feature, else the host's, as
+ * perf_env__arch() falls back to uname(). Looked up at the first sample,
+ * since a pipe delivers the feature as a record.
+ */
+static const struct pd_unwind_arch *unwind_arch(struct pd_unwinder *u)
+{
+	const struct pd_features *f;
+	const char *name = NULL;
+
+	if (u->arch_known)
+		return u->arch;
+	u->arch_known = true;
+	f = u->r ? pd_reader__features(u->r) : NULL;
+	if (f && pd_features__has(f, PD_FEAT_ARCH) && f->arch)
+		name = f->arch;
+	else
+		name = host_arch();
+	u->arch = pd__unwind_arch(name);
+	if (!u->arch) {
+		pd__warn(&u->log, "DWARF unwinding of %s samples is not supported: user stacks left out",
+			 name ? name : "unknown-architecture");
+		u->warned_arch = true;
+		return NULL;
+	}
+	/* libdw's backend is chosen by an ELF header's machine and class */
+	if (u->arch->elf_class == ELFCLASS64) {
+		Elf64_Ehdr *h = (Elf64_Ehdr *)u->ehdr;
+
+		memcpy(h->e_ident, ELFMAG, SELFMAG);
+		h->e_ident[EI_CLASS] = ELFCLASS64;
+		h->e_ident[EI_DATA] = pd_host_is_be() ? ELFDATA2MSB : ELFDATA2LSB;
+		h->e_ident[EI_VERSION] = EV_CURRENT;
+		h->e_type = ET_EXEC;
+		h->e_machine = u->arch->e_machine;
+		h->e_version = EV_CURRENT;
+		h->e_ehsize = sizeof(*h);
+	}
+	elf_version(EV_CURRENT);
+	u->arch_elf = elf_memory((char *)u->ehdr, sizeof(u->ehdr));
+	if (!u->arch_elf)
+		u->arch = NULL;
+	return u->arch;
+}
+
+PD_EXPORT struct pd_unwinder *pd_unwinder__new(struct pd_session *s,
+					       const struct pd_reader *r,
+					       const struct pd_unwind_opts *opts)
+{
+	struct pd_unwinder *u;
+
+	if (!s) {
+		errno = EINVAL;
+		return NULL;
+	}
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->s = s;
+	u->r = r;
+	if (opts)
+		memcpy(&u->o, opts, opts->sz < sizeof(u->o) ? opts->sz : sizeof(u->o));
+	u->o.sz = sizeof(u->o);
+	if (u->o.max_stack <= 0)
+		u->o.max_stack = DEFAULT_MAX_STACK;
+	if (!u->o.max_cached)
+		u->o.max_cached = DEFAULT_MAX_CACHED;
+	u->log.fn = u->o.log;
+	u->log.ctx = u->o.log_ctx;
+	u->spaces = calloc(u->o.max_cached, sizeof(*u->spaces));
+	u->ips = calloc(u->o.max_stack, sizeof(*u->ips));
+	if (!u->spaces || !u->ips) {
+		free(u->spaces);
+		free(u->ips);
+		free(u);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return u;
+}
+
+static void space_clear(struct uw_space *sp)
+{
+	if (sp->dwfl)
+		dwfl_end(sp->dwfl);
+	pd__maps_put(sp->maps);
+	free(sp->mods);
+	memset(sp, 0, sizeof(*sp));
+}
+
+PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
+{
+	unsigned int i;
+
+	if (!u)
+		return;
+	for (i = 0; i < u->nr_spaces; i++)
+		space_clear(&u->spaces[i]);
+	free(u->spaces);
+	free(u->ips);
+	if (u->arch_elf)
+		elf_end(u->arch_elf);
+	free(u);
+}
+
+/* ---- libdwfl callbacks ---- */
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	if (*thread_argp)
+		return 0;
+	*thread_argp = arg;
+	return UW_TID;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	*thread_argp = arg;
+	return tid == UW_TID;
+}
+
+static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr);
+
+/* perf's access_dso_mem(): a word of the file mapped at addr */
+static bool file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
+{
+	struct pd_map *map = pd__maps_find(c->sp->maps, addr);
+	struct uw_mod *m;
+	uint64_t off;
+
+	if (!map)
+		return false;
+	m = space_module(c, addr);
+	if (!m || !m->raw)
+		return false;
+	off = addr - map->start + map->pgoff;
+	if (off > m->raw_size || m->raw_size - off < sizeof(*val))
+		return false;
+	memcpy(val, m->raw + off, sizeof(*val));
+	return true;
+}
+
+/* perf's access_mem(): the stack copy, else the mapped files */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	struct uw_space *sp = arg;
+	struct uw_ctx *c = sp->cur;
+	uint64_t val;
+
+	if (addr + sizeof(val) < addr)
+		return false;
+	if (addr < c->stack_lo || addr + sizeof(val) >= c->stack_hi) {
+		if (!file_read(c, addr, &val))
+			return false;
+	} else {
+		memcpy(&val, (const uint8_t *)c->smp->user_stack.data +
+			     (addr - c->stack_lo), sizeof(val));
+	}
+	*result = val;
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct uw_space *sp = arg;
+	struct uw_ctx *c = sp->cur;
+	const struct pd_unwind_arch *a = c->u->arch;
+	uint64_t val;
+	unsigned int i;
+
+	/* only the registers the sample has: libdw fails a frame that
+	 * needs another one, as libunwind's access_reg() does */
+	for (i = 0; i < a->nr_dwarf; i++) {
+		Dwarf_Word w;
+
+		if (a->perf_reg[i] < 0 ||
+		    pd__unwind_reg(&c->smp->user_regs, a->perf_reg[i], &val))
+			continue;
+		w = val;
+		if (!dwfl_thread_state_registers(thread, (int)i, 1, &w))
+			return false;
+	}
+	if (pd__unwind_reg(&c->smp->user_regs, a->perf_ip, &val))
+		return false;
+	dwfl_thread_state_register_pc(thread, val);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* CFI only from the files themselves, as perf's libunwind reads it */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name,
+			const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	return -1;
+}
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = no_debuginfo,
+};
+
+/* ---- address spaces ---- */
+
+static bool elf_has_section(Elf *elf, const char *name)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+static bool file_has_section(const char *path, const char *name)
+{
+	bool ret = false;
+	Elf *elf;
+	int fd;
+
+	if (!path)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf)
+		ret = elf_has_section(elf, name);
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/*
+ * The load bias of the file mapped by map: the file offset pgoff lies in
+ * one PT_LOAD, whose vaddr - offset says where the file's addresses are.
+ * ET_EXEC files are at their own addresses. -1 (false) when no segment
+ * holds pgoff or the file is for another machine.
+ */
+static bool map_bias(struct pd_unwinder *u, Elf *elf, const struct pd_map *map,
+		     uint64_t *bias)
+{
+	GElf_Ehdr eh;
+	size_t i, phnum;
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != u->arch->e_machine ||
+	    eh.e_ident[EI_CLASS] != u->arch->elf_class)
+		return false;
+	if (eh.e_type == ET_EXEC) {
+		*bias = 0;
+		return true;
+	}
+	if (elf_getphdrnum(elf, &phnum))
+		return false;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		uint64_t off;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		off = ph.p_offset & ~(uint64_t)0xfff;
+		if (map->pgoff < off || map->pgoff >= ph.p_offset + ph.p_filesz)
+			continue;
+		*bias = map->start - map->pgoff - (ph.p_vaddr - ph.p_offset);
+		return true;
+	}
+	return false;
+}
+
+static struct uw_mod *mod_of(struct uw_space *sp, Dwfl_Module *mod)
+{
+	void **userdata;
+
+	if (!dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL,
+			      NULL))
+		return NULL;
+	/* an index + 1 into sp->mods: the array moves as it grows */
+	return *userdata ? &sp->mods[(uintptr_t)*userdata - 1] : NULL;
+}
+
+/*
+ * The reported file holding addr, reported now if needed; NULL when addr
+ * has no map, the map no file, or the file no usable ELF image.
+ */
+static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
+{
+	struct uw_space *sp = c->sp;
+	struct pd_map *map = pd__maps_find(sp->maps, addr);
+	struct pd_unwinder *u = c->u;
+	struct uw_mod *m;
+	Dwfl_Module *mod;
+	struct pd_dso *dso;
+	uint64_t bias;
+	Dwarf_Addr low, high;
+	Elf *elf;
+	int fd;
+
+	if (!map || map->identity || !map->path)
+		return NULL;
+	dso = pd__session_map_dso(u->s, map);
+	if (!dso || dso->kind != PD_DSO_ELF || !dso->runtime)
+		return NULL;
+	mod = dwfl_addrmodule(sp->dwfl, addr);
+	if (mod) {
+		m = mod_of(sp, mod);
+		return m && m->dso == dso ? m : NULL;
+	}
+	if (sp->nr_mods == sp->cap_mods) {
+		size_t cap = sp->cap_mods ? sp->cap_mods * 2 : 16;
+		struct uw_mod *v = realloc(sp->mods, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		sp->mods = v;
+		sp->cap_mods = cap;
+	}
+	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || !map_bias(u, elf, map, &bias)) {
+		elf_end(elf);
+		close(fd);
+		return NULL;
+	}
+	elf_end(elf);
+	dwfl_report_begin_add(sp->dwfl);
+	/* libdwfl takes fd */
+	mod = dwfl_report_elf(sp->dwfl, map->name, dso->runtime, fd, bias, true);
+	dwfl_report_end(sp->dwfl, NULL, NULL);
+	if (!mod) {
+		close(fd);
+		return NULL;
+	}
+	m = &sp->mods[sp->nr_mods];
+	memset(m, 0, sizeof(*m));
+	m->dso = dso;
+	m->bias = bias;
+	dwfl_module_info(mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
+	m->low = low;
+	m->high = high;
+	elf = dwfl_module_getelf(mod, &low);
+	if (elf) {
+		size_t size = 0;
+
+		m->raw = (const uint8_t *)elf_rawfile(elf, &size);
+		m->raw_size = m->raw ? size : 0;
+		m->has_tables = elf_has_section(elf, ".eh_frame_hdr") ||
+				elf_has_section(elf, ".debug_frame") ||
+				(dso->symsrc && strcmp(dso->symsrc, dso->runtime) &&
+				 file_has_section(dso->symsrc, ".debug_frame"));
+	}
+	{
+		void **userdata;
+
+		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL,
+				 NULL);
+		*userdata = (void *)(uintptr_t)(sp->nr_mods + 1);
+	}
+	sp->nr_mods++;
+	if (addr < m->low || addr >= m->high || dwfl_addrmodule(sp->dwfl, addr) != mod)
+		return NULL;
+	return m;
+}
+
+/*
+ * Whether what the space reported still describes maps: perf records no
+ * munmap, so maps change by new mmaps only, and a module is stale once a
+ * map of another file (or of the same file elsewhere) overlaps it.
+ */
+static bool space_current(struct pd_unwinder *u, struct uw_space *sp)
+{
+	struct pd_maps *maps = sp->maps;
+	size_t i, j;
+
+	if (sp->gen == maps->gen)
+		return true;
+	for (i = 0; i < sp->nr_mods; i++) {
+		const struct uw_mod *m = &sp->mods[i];
+
+		for (j = 0; j < maps->nr; j++) {
+			struct pd_map *map = &maps->v[j];
+			struct pd_dso *dso;
+
+			if (map->end <= m->low || map->start >= m->high)
+				continue;
+			if (map->identity || !map->path)
+				return false;
+			dso = pd__session_map_dso(u->s, map);
+			if (dso != m->dso)
+				return false;
+		}
+	}
+	sp->gen = maps->gen;
+	return true;
+}
+
+static struct uw_space *space_get(struct pd_unwinder *u, struct pd_maps *maps)
+{
+	struct uw_space *sp = NULL;
+	unsigned int i;
+
+	for (i = 0; i < u->nr_spaces; i++)
+		if (u->spaces[i].maps == maps) {
+			sp = &u->spaces[i];
+			break;
+		}
+	if (sp && !space_current(u, sp))
+		space_clear(sp);
+	else if (sp)
+		goto out;
+	if (!sp && u->nr_spaces < u->o.max_cached) {
+		sp = &u->spaces[u->nr_spaces++];
+	} else if (!sp) {
+		sp = &u->spaces[0];
+		for (i = 1; i < u->nr_spaces; i++)
+			if (u->spaces[i].used < sp->used)
+				sp = &u->spaces[i];
+		space_clear(sp);
+	}
+	sp->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!sp->dwfl)
+		return NULL;
+	if (!dwfl_attach_state(sp->dwfl, u->arch_elf, UW_TID, &thread_callbacks,
+			       sp)) {
+		dwfl_end(sp->dwfl);
+		sp->dwfl = NULL;
+		return NULL;
+	}
+	sp->maps = pd__maps_get(maps);
+	sp->gen = maps->gen;
+out:
+	sp->used = ++u->tick;
+	return sp;
+}
+
+/* ---- unwinding ---- */
+
+/* libunwind's unw_is_signal_frame(): the code at pc is sigreturn */
+static bool is_sigreturn(struct uw_ctx *c, uint64_t pc)
+{
+	const struct pd_unwind_arch *a = c->u->arch;
+	uint8_t code[16];
+	size_t i;
+
+	if (!a->sigreturn_len || a->sigreturn_len > sizeof(code))
+		return false;
+	for (i = 0; i < a->sigreturn_len; i += 8) {
+		Dwarf_Word w;
+
+		if (!memory_read(NULL, pc + i, &w, c->sp))
+			return false;
+		memcpy(code + i, &w, sizeof(w));
+	}
+	return !memcmp(code, a->sigreturn, a->sigreturn_len);
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct uw_ctx *c = arg;
+	struct pd_unwind_ip *ip;
+	struct uw_mod *m;
+	Dwarf_Addr pc;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	ip = &c->ips[c->n];
+	ip->pc = pc;
+	ip->activation = c->n == 0 || is_sigreturn(c, pc);
+	c->n++;
+	if (c->n >= c->max)
+		return DWARF_CB_ABORT;
+	/* the next step needs this frame's unwind tables (find_proc_info) */
+	m = space_module(c, ip->activation ? pc : pc - 1);
+	if (!m || !m->has_tables)
+		return DWARF_CB_ABORT;
+	return DWARF_CB_OK;
+}
+
+PD_EXPORT bool pd_unwinder__wants(const struct pd_event *ev)
+{
+	uint64_t need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+
+	return ev->type == PD_RECORD_SAMPLE &&
+	       (ev->u.sample.sample_type & need) == need;
+}
+
+PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
+				      struct pd_thread *t,
+				      const struct pd_event *ev,
+				      struct pd_unwind_ip *ips, int max)
+{
+	const struct pd_sample *smp = &ev->u.sample;
+	const struct pd_unwind_arch *a;
+	struct uw_ctx c = { 0 };
+	uint64_t ip, sp;
+
+	if (max > u->o.max_stack)
+		max = u->o.max_stack;
+	if (max <= 0 || !t || !pd_unwinder__wants(ev))
+		return 0;
+	/* perf: nothing captured, nothing unwound */
+	if (!smp->user_regs.abi || !smp->user_regs.regs ||
+	    !smp->user_stack.dyn_size)
+		return 0;
+	if (smp->user_stack.dyn_size > smp->user_stack.size ||
+	    !smp->user_stack.data) {
+		if (!u->warned_stack)
+			pd__warn(&u->log, "user stack copy larger than the sample holds: not unwound");
+		u->warned_stack = true;
+		return 0;
+	}
+	a = unwind_arch(u);
+	if (!a)
+		return 0;
+	if (smp->user_regs.abi != a->abi) {
+		if (!u->warned_abi)
+			pd__warn(&u->log, "DWARF unwinding of 32-bit processes is not supported: user stacks left out");
+		u->warned_abi = true;
+		return 0;
+	}
+	if (pd__unwind_reg(&smp->user_regs, a->perf_ip, &ip) ||
+	    pd__unwind_reg(&smp->user_regs, a->perf_sp, &sp)) {
+		if (!u->warned_regs)
+			pd__warn(&u->log, "user registers without the ip or stack pointer: callchains dropped, as perf does");
+		u->warned_regs = true;
+		return -ENODATA;
+	}
+	c.u = u;
+	c.smp = smp;
+	c.stack_lo = sp;
+	c.stack_hi = sp + smp->user_stack.dyn_size;
+	if (c.stack_hi < c.stack_lo)
+		c.stack_hi = UINT64_MAX;	/* every read goes to files */
+	c.ips = ips;
+	c.max = max;
+	c.sp = space_get(u, pd__thread_maps(t));
+	if (c.sp) {
+		c.sp->cur = &c;
+		dwfl_getthread_frames(c.sp->dwfl, UW_TID, frame_cb, &c);
+		c.sp->cur = NULL;
+	}
+	if (!c.n) {
+		/* perf has the ip whatever the unwinder makes of it */
+		ips[0].pc = ip;
+		ips[0].activation = true;
+		c.n = 1;
+	}
+	return c.n;
+}
+
+/* One user frame and, unless no_inline, its inlined frames first. */
+static int add_user_frame(struct pd_unwinder *u, struct pd_thread *t,
+			  uint64_t ip, struct pd_frame *frames, int n, int max)
+{
+	struct pd_inline_frame inl[MAX_INLINE];
+	struct pd_frame f;
+	int k, i;
+
+	pd_session__resolve(u->s, t, PD_MISC_USER, ip, &f);
+	k = 0;
+	/* perf's append_inlines(): a frame with a map and a symbol */
+	if (!u->o.no_inline && f.has_map && f.sym && f.dso)
+		k = pd_dso__inline_frames(f.dso, f.addr, inl, MAX_INLINE);
+	if (k <= 0) {
+		if (n < max)
+			frames[n++] = f;
+		return n;
+	}
+	for (i = 0; i < k && n < max; i++) {
+		const char *name = inl[i].perf_name ? inl[i].perf_name : "??";
+
+		frames[n] = f;
+		if (strcmp(name, f.sym->name))
+			frames[n].inline_name = name;
+		n++;
+	}
+	return n;
+}
+
+PD_EXPORT int pd_unwinder__sample_frames(struct pd_unwinder *u,
+					 struct pd_thread *t,
+					 const struct pd_event *ev,
+					 struct pd_frame *frames, int max)
+{
+	struct pd_unwind_ip *ips = u->ips;
+	int n, k, i, lim;
+
+	lim = max < u->o.max_stack ? max : u->o.max_stack;
+	n = pd_session__sample_frames(u->s, t, ev, frames, lim);
+	/* perf unwinds only samples it resolves a callchain for */
+	if (n < 0 || n >= max || !pd_unwinder__wants(ev) ||
+	    !(ev->u.sample.sample_type & PD_SAMPLE_CALLCHAIN))
+		return n;
+	k = pd_unwinder__user_stack(u, t, ev, ips, u->o.max_stack);
+	for (i = 0; i < k && n < max; i++) {
+		uint64_t ip = ips[i].activation ? ips[i].pc : ips[i].pc - 1;
+
+		/* get_entries(): zero entries are skipped */
+		if (ip)
+			n = add_user_frame(u, t, ip, frames, n, max);
+	}
+	return k < 0 ? k : n;
+}
