@@ -26,3 +26,6 @@ $CC -O2 -g $FP -pthread $MAP -o bin/threads src/threads.c
 $CC -O2 -g $FP $STATIC $MAP -o bin/sleeper src/sleeper.c
 # C++ for demangling and inline frames; dynamic (libc only, no libstdc++)
 ${CXX:-g++} -O2 -g $FP $MAP -o bin/inl src/inl.cc
+# a JIT (x86_64 machine code in anonymous memory, a jitdump and a perf
+# map); dynamic to stay small
+$CC -O2 -g $FP $MAP -o bin/jit src/jit.c

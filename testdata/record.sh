@@ -62,3 +62,15 @@ perf record --no-buildid-cache --call-graph dwarf,1024 -e cpu-clock -F 199 -o in
 check inl-dwarf.data
 perf stat record --quiet -o stat.data -e task-clock,context-switches bin/burn 100
 check stat.data
+# JIT code: the jitdump goes to /tmp/perfdata-jit (the path the recording
+# names, where perf inject --jit reads it), the perf map to
+# /tmp/perf-PID.map; both are kept here, under their own names
+rm -rf /tmp/perfdata-jit jit-*.dump perf-*.map
+mkdir /tmp/perfdata-jit
+perf record --no-buildid-cache -k 1 -g -e cpu-clock -F 999 -o jit.data bin/jit 300 /tmp/perfdata-jit
+check jit.data
+for d in /tmp/perfdata-jit/jit-*.dump; do
+	pid=${d##*/jit-}; pid=${pid%.dump}
+	cp "$d" . && mv "/tmp/perf-$pid.map" .
+done
+rm -rf /tmp/perfdata-jit
