@@ -245,6 +245,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	struct pd_unwind_opts uopts = {
 		.sz = sizeof(uopts),
 		.max_stack = MAX_STACK,
+		.no_inline = o->no_inline,
 	};
 	const struct pd_event *ev;
 	struct fold_run *run;

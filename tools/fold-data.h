@@ -18,6 +18,8 @@ struct fold_data_opts {
 	const char *vmlinux;	/* --vmlinux */
 	bool inline_frames;	/* --inline: inline frames from DWARF */
 	bool off_cpu;		/* --off-cpu: weight by time off CPU */
+	bool no_inline;		/* --no-inline: DWARF callchains without
+				 * inlined frames */
 	FILE *script_out;	/* --script: print perf script text instead */
 };
 

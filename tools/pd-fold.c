@@ -66,6 +66,8 @@ static void usage(FILE *f)
 "      --kallsyms=FILE    kernel symbols (default /proc/kallsyms)\n"
 "      --vmlinux=FILE     kernel image for kernel symbols\n"
 "      --off-cpu          weight by time off CPU\n"
+"      --no-inline        no inlined frames in DWARF callchains (as perf\n"
+"                         script --no-inline)\n"
 "      --script           print the samples as 'perf script' text (what is\n"
 "                         folded) instead of folding them\n"
 "\n"
@@ -82,6 +84,7 @@ enum {
 	OPT_ALL, OPT_ADDRS, OPT_INLINE, OPT_CONTEXT, OPT_EVENT, OPT_WEIGHT,
 	OPT_CAPTURE, OPT_COMM, OPT_CPU, OPT_TIME, OPT_FILTER, OPT_FILTER_MARK,
 	OPT_SYMFS, OPT_KALLSYMS, OPT_VMLINUX, OPT_OFF_CPU, OPT_SCRIPT,
+	OPT_NO_INLINE,
 };
 
 static const struct option longopts[] = {
@@ -109,6 +112,7 @@ static const struct option longopts[] = {
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "script", no_argument, NULL, OPT_SCRIPT },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -237,6 +241,9 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 		break;
 	case OPT_SCRIPT:
 		c->print_script = true;
+		break;
+	case OPT_NO_INLINE:
+		c->data.no_inline = true;
 		break;
 	case 'q':
 		pd_quiet = true;

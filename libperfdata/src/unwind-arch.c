@@ -47,6 +47,7 @@ static const struct pd_unwind_arch arches[] = {
 		.dwarf_pc = 16,
 		.sigreturn = x86_64_sigreturn,
 		.sigreturn_len = sizeof(x86_64_sigreturn),
+		.guess = pd__unwind_guess_x86_64,
 	},
 };
 

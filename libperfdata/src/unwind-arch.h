@@ -17,6 +17,24 @@
 
 #define PD_UNWIND_MAX_DWARF_REGS	40
 
+/*
+ * One step of libunwind's unwinding without unwind tables (guessing from
+ * the frame pointer and code patterns), from a frame whose registers are
+ * partly known. Memory reads follow perf's access_mem(): 0, 1 (a mapped
+ * address without data: 0 read, which libunwind takes for success) or -1.
+ */
+struct pd_unwind_guess {
+	uint64_t pc;				/* the frame's, as unwound */
+	uint64_t regs[PD_UNWIND_MAX_DWARF_REGS];	/* DWARF numbers */
+	uint64_t regs_set;			/* bit i: regs[i] known */
+	int (*read)(void *ctx, uint64_t addr, uint64_t *val);
+	void *ctx;
+	/* the caller found */
+	uint64_t new_pc;
+	uint64_t new_regs[PD_UNWIND_MAX_DWARF_REGS];
+	uint64_t new_regs_set;
+};
+
 struct pd_unwind_arch {
 	const char *name;		/* `uname -m` */
 	uint16_t e_machine;		/* EM_* */
@@ -38,6 +56,8 @@ struct pd_unwind_arch {
 	 */
 	const uint8_t *sigreturn;
 	size_t sigreturn_len;
+	/* libunwind's guess when tables miss; NULL: the chain ends */
+	bool (*guess)(struct pd_unwind_guess *g);
 };
 
 /*
@@ -45,6 +65,9 @@ struct pd_unwind_arch {
  * when unsupported.
  */
 const struct pd_unwind_arch *pd__unwind_arch(const char *name);
+
+/* x86_64 (unwind-guess-x86.c): true when a caller was found */
+bool pd__unwind_guess_x86_64(struct pd_unwind_guess *g);
 
 /* The value of perf register reg in a sample's registers: 0 or -ENOENT. */
 int pd__unwind_reg(const struct pd_regs *r, int reg, uint64_t *val);

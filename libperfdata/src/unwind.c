@@ -29,6 +29,7 @@
  * space whose reported files a later mmap overlaps is rebuilt.
  */
 #include <elf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -59,6 +60,10 @@ struct uw_mod {
 	uint64_t low, high;	/* addresses the module covers */
 	uint64_t bias;
 	bool has_tables;	/* .eh_frame_hdr or .debug_frame */
+	uint64_t elf_base;	/* first PT_LOAD's page (elf_base_address()) */
+	const char *path;	/* the map's file name, interned */
+	uint64_t perf_base;	/* where perf thinks the file is, at gen */
+	uint64_t perf_base_gen;
 	const uint8_t *raw;	/* the file's bytes (libelf's mapping) */
 	size_t raw_size;
 };
@@ -82,6 +87,11 @@ struct uw_ctx {
 	uint64_t stack_lo, stack_hi;
 	struct pd_unwind_ip *ips;
 	int n, max;
+	bool zero_read;		/* file_read() gave 0 in the current step */
+	/* libunwind's guessed step (arch->guess): resume libdw from it */
+	bool guessed;		/* set by frame_cb() */
+	bool resume;		/* read by set_initial_registers() */
+	struct pd_unwind_guess g;
 };
 
 struct pd_unwinder {
@@ -232,42 +242,55 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 
 static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr);
 
-/* perf's access_dso_mem(): a word of the file mapped at addr */
-static bool file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
+/*
+ * perf's access_dso_mem(): a word of the file mapped at addr; 0, or -1
+ * for an address with no map. One whose map has no readable file behind
+ * it (the [stack] and [heap] maps perf records with --call-graph dwarf,
+ * anonymous memory, offsets past the file's end) reads as 0 and returns
+ * 1: access_dso_mem() returns 1, access_mem() passes it on and libunwind
+ * takes anything not negative for success. A return address read so
+ * ends the chain with a frame at 0 (printed as ffffffffffffffff).
+ */
+static int file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
 {
 	struct pd_map *map = pd__maps_find(c->sp->maps, addr);
 	struct uw_mod *m;
 	uint64_t off;
 
 	if (!map)
-		return false;
+		return -1;
 	m = space_module(c, addr);
-	if (!m || !m->raw)
-		return false;
 	off = addr - map->start + map->pgoff;
-	if (off > m->raw_size || m->raw_size - off < sizeof(*val))
-		return false;
+	if (!m || !m->raw || off > m->raw_size ||
+	    m->raw_size - off < sizeof(*val)) {
+		*val = 0;
+		c->zero_read = true;
+		return 1;
+	}
 	memcpy(val, m->raw + off, sizeof(*val));
-	return true;
+	return 0;
 }
 
-/* perf's access_mem(): the stack copy, else the mapped files */
+/* perf's access_mem(): the stack copy, else the mapped files (above) */
+static int perf_access_mem(struct uw_ctx *c, uint64_t addr, uint64_t *val)
+{
+	if (addr + sizeof(*val) < addr)
+		return -1;
+	if (addr < c->stack_lo || addr + sizeof(*val) >= c->stack_hi)
+		return file_read(c, addr, val);
+	memcpy(val, (const uint8_t *)c->smp->user_stack.data +
+		    (addr - c->stack_lo), sizeof(*val));
+	return 0;
+}
+
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 			void *arg)
 {
 	struct uw_space *sp = arg;
-	struct uw_ctx *c = sp->cur;
 	uint64_t val;
 
-	if (addr + sizeof(val) < addr)
+	if (perf_access_mem(sp->cur, addr, &val) < 0)
 		return false;
-	if (addr < c->stack_lo || addr + sizeof(val) >= c->stack_hi) {
-		if (!file_read(c, addr, &val))
-			return false;
-	} else {
-		memcpy(&val, (const uint8_t *)c->smp->user_stack.data +
-			     (addr - c->stack_lo), sizeof(val));
-	}
 	*result = val;
 	return true;
 }
@@ -280,6 +303,18 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	uint64_t val;
 	unsigned int i;
 
+	/* a chain resumed after a guessed step: what the guess knows */
+	if (c->resume) {
+		for (i = 0; i < a->nr_dwarf; i++) {
+			Dwarf_Word w = c->g.new_regs[i];
+
+			if ((c->g.new_regs_set & (1ULL << i)) &&
+			    !dwfl_thread_state_registers(thread, (int)i, 1, &w))
+				return false;
+		}
+		dwfl_thread_state_register_pc(thread, c->g.new_pc);
+		return true;
+	}
 	/* only the registers the sample has: libdw fails a frame that
 	 * needs another one, as libunwind's access_reg() does */
 	for (i = 0; i < a->nr_dwarf; i++) {
@@ -396,6 +431,22 @@ static bool map_bias(struct pd_unwinder *u, Elf *elf, const struct pd_map *map,
 	return false;
 }
 
+/* perf's elf_base_address(): the first PT_LOAD's vaddr, page aligned */
+static uint64_t first_load_page(Elf *elf)
+{
+	size_t i, phnum;
+
+	if (elf_getphdrnum(elf, &phnum))
+		return 0;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			return ph.p_vaddr & ~(uint64_t)4095;
+	}
+	return 0;
+}
+
 static struct uw_mod *mod_of(struct uw_space *sp, Dwfl_Module *mod)
 {
 	void **userdata;
@@ -465,6 +516,7 @@ static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
 	memset(m, 0, sizeof(*m));
 	m->dso = dso;
 	m->bias = bias;
+	m->path = map->path;
 	dwfl_module_info(mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
 	m->low = low;
 	m->high = high;
@@ -474,6 +526,7 @@ static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
 
 		m->raw = (const uint8_t *)elf_rawfile(elf, &size);
 		m->raw_size = m->raw ? size : 0;
+		m->elf_base = first_load_page(elf);
 		m->has_tables = elf_has_section(elf, ".eh_frame_hdr") ||
 				elf_has_section(elf, ".debug_frame") ||
 				(dso->symsrc && strcmp(dso->symsrc, dso->runtime) &&
@@ -584,6 +637,83 @@ static bool is_sigreturn(struct uw_ctx *c, uint64_t pc)
 	return !memcmp(code, a->sigreturn, a->sigreturn_len);
 }
 
+/*
+ * Whether perf's libunwind finds the unwind table entries of module m.
+ * read_unwind_spec_eh_frame() takes the file's load address to be the
+ * lowest start of any map of the same file in the process, less
+ * elf_base_address(). perf keeps the maps of a process's previous image
+ * across exec, so a file the old image mapped lower (libc, ld.so after a
+ * fork and exec) gets a wrong base: the table lookup then misses and
+ * libunwind falls back to frame-pointer guessing.
+ */
+static bool perf_finds_tables(struct uw_space *sp, struct uw_mod *m)
+{
+	size_t i;
+
+	if (m->perf_base_gen != sp->maps->gen) {
+		uint64_t lo = UINT64_MAX;
+
+		for (i = 0; i < sp->maps->nr; i++)
+			if (sp->maps->v[i].path == m->path &&
+			    sp->maps->v[i].start < lo)
+				lo = sp->maps->v[i].start;
+		m->perf_base = lo - m->elf_base;
+		m->perf_base_gen = sp->maps->gen;
+	}
+	return m->perf_base == m->bias;
+}
+
+/* Whether the call frame information covers addr (libunwind's lookup) */
+static bool has_fde(struct uw_space *sp, uint64_t addr)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, addr);
+	Dwarf_Frame *frame;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias;
+
+	if (!mod)
+		return false;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && !dwarf_cfi_addrframe(cfi, addr - bias, &frame)) {
+		free(frame);
+		return true;
+	}
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && !dwarf_cfi_addrframe(cfi, addr - bias, &frame)) {
+		free(frame);
+		return true;
+	}
+	return false;
+}
+
+static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
+{
+	return perf_access_mem(ctx, addr, val);
+}
+
+/* libunwind's step without tables, from the frame at pc */
+static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+{
+	const struct pd_unwind_arch *a = c->u->arch;
+	unsigned int i;
+
+	if (!a->guess)
+		return;
+	memset(&c->g, 0, sizeof(c->g));
+	c->g.pc = pc;
+	c->g.read = guess_read;
+	c->g.ctx = c;
+	for (i = 0; i < a->nr_dwarf; i++) {
+		Dwarf_Word w;
+
+		if (!dwfl_frame_reg(state, i, &w)) {
+			c->g.regs[i] = w;
+			c->g.regs_set |= 1ULL << i;
+		}
+	}
+	c->guessed = a->guess(&c->g);
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct uw_ctx *c = arg;
@@ -603,6 +733,17 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	m = space_module(c, ip->activation ? pc : pc - 1);
 	if (!m || !m->has_tables)
 		return DWARF_CB_ABORT;
+	c->zero_read = false;
+	/*
+	 * Tables perf misreads, or without an entry for pc: libunwind
+	 * guesses the caller from the frame pointer, and so do we, then
+	 * resume with libdw from the guessed frame.
+	 */
+	if (!perf_finds_tables(c->sp, m) ||
+	    !has_fde(c->sp, ip->activation ? pc : pc - 1)) {
+		guess_step(c, state, pc);
+		return DWARF_CB_ABORT;
+	}
 	return DWARF_CB_OK;
 }
 
@@ -665,9 +806,28 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 	c.max = max;
 	c.sp = space_get(u, pd__thread_maps(t));
 	if (c.sp) {
+		int ret;
+
 		c.sp->cur = &c;
-		dwfl_getthread_frames(c.sp->dwfl, UW_TID, frame_cb, &c);
+		for (;;) {
+			c.guessed = false;
+			ret = dwfl_getthread_frames(c.sp->dwfl, UW_TID,
+						    frame_cb, &c);
+			if (!c.guessed || c.n >= c.max)
+				break;
+			c.resume = true;
+		}
 		c.sp->cur = NULL;
+		/*
+		 * libdw ends a chain at a return address of 0; libunwind
+		 * gives that frame, and perf prints it, when the 0 came
+		 * from an unreadable map (see file_read()).
+		 */
+		if (!ret && c.zero_read && c.n && c.n < c.max) {
+			ips[c.n].pc = 0;
+			ips[c.n].activation = false;
+			c.n++;
+		}
 	}
 	if (!c.n) {
 		/* perf has the ip whatever the unwinder makes of it */
