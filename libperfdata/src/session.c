@@ -10,7 +10,9 @@
  * - COMM renames (exec included); EXIT changes nothing visible;
  * - maps with pid -1 are the kernel's ("[kernel.kallsyms]" and modules);
  *   anonymous executable memory, heap and stack are named
- *   "/tmp/perf-PID.map" and resolve through that file.
+ *   "/tmp/perf-PID.map" and resolve through that file;
+ * - a map of a jitdump (jit-PID.dump) brings in the maps perf inject
+ *   --jit would add, each at its time (session-jit.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 #include "arena.h"
 #include "internal.h"
 #include "session-internal.h"
+#include "session-jit.h"
 #include "session-maps.h"
 
 /* FORK synthesized by perf record for a running task: no map copy */
@@ -66,6 +69,7 @@ struct pd_session {
 	/* build ids by file name: open addressing */
 	struct bid_entry *bids;
 	size_t nr_bids, cap_bids;
+	struct session_jit *jit;
 };
 
 static uint64_t hash_str(const char *s)
@@ -196,7 +200,8 @@ PD_EXPORT struct pd_session *pd_session__new(const struct pd_reader *r,
 	s->log.ctx = opts->log_ctx;
 	s->kernel_start = 1ULL << 63;
 	s->kmaps = pd__maps_new();
-	if (!s->kmaps)
+	s->jit = session_jit__new(r, s->sym, &s->log);
+	if (!s->kmaps || !s->jit)
 		goto nomem;
 	if (r) {
 		const struct pd_features *f = pd_reader__features(r);
@@ -243,6 +248,7 @@ PD_EXPORT void pd_session__free(struct pd_session *s)
 	}
 	free(s->threads);
 	pd__maps_put(s->kmaps);
+	session_jit__free(s->jit);
 	free(s->bids);
 	free(s->strs.v);
 	pd_arena_free(&s->arena);
@@ -521,8 +527,12 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 		}
 		map.path = map.name;
 	} else {
-		struct pd_thread *t = pd_session__thread(s, mm->pid, mm->tid);
+		struct pd_thread *t;
+		int jit = session_jit__mmap(s->jit, mm->pid, name);
 
+		if (jit)	/* perf inject --jit drops it */
+			return jit < 0 ? jit : 0;
+		t = pd_session__thread(s, mm->pid, mm->tid);
 		if (!t)
 			return -ENOMEM;
 		maps = t->maps;
@@ -561,8 +571,54 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 	return pd__maps_insert(maps, &map);
 }
 
+/* A JIT map perf inject --jit would have added, as its MMAP2 would. */
+static int jit_map_add(struct pd_session *s, const struct pd_jit_map *jm)
+{
+	struct pd_thread *t = pd_session__thread(s, jm->pid, jm->tid);
+	struct pd_map map = { 0 };
+
+	if (!t)
+		return -ENOMEM;
+	map.start = jm->start;
+	map.end = jm->start + jm->len;
+	if (map.end < map.start)
+		map.end = UINT64_MAX;
+	map.pgoff = jm->pgoff;
+	map.name = intern(s, jm->name);
+	map.pid = jm->pid;
+	map.dso = jm->dso;
+	map.dso_looked_up = true;
+	if (!map.name)
+		return -ENOMEM;
+	return pd__maps_insert(t->maps, &map);
+}
+
+/* The JIT maps due by time, before what happens at that time. */
+static int jit_advance(struct pd_session *s, uint64_t time)
+{
+	const struct pd_jit_map *jm;
+	int err;
+
+	while ((jm = session_jit__next(s->jit, time))) {
+		err = jit_map_add(s, jm);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 {
+	int err = 0;
+
+	if (ev->type == PD_RECORD_SAMPLE &&
+	    (ev->u.sample.sample_type & PD_SAMPLE_TIME))
+		err = jit_advance(s, ev->u.sample.time);
+	else if (ev->type != PD_RECORD_SAMPLE &&
+		 (ev->sid.present & PD_SAMPLE_TIME))
+		err = jit_advance(s, ev->sid.time);
+	if (err)
+		return err;
 	switch (ev->type) {
 	case PD_RECORD_COMM:
 		return process_comm(s, &ev->u.comm);
@@ -687,6 +743,8 @@ PD_EXPORT int pd_session__sample_frames(struct pd_session *s,
 
 	if (max <= 0)
 		return 0;
+	if ((smp->sample_type & PD_SAMPLE_TIME) && jit_advance(s, smp->time))
+		return 0;	/* ENOMEM: the maps stay as they were */
 	if (!(smp->sample_type & PD_SAMPLE_CALLCHAIN)) {
 		pd_session__resolve(s, t, ev->misc & PD_MISC_CPUMODE_MASK,
 				    smp->ip, &frames[0]);

@@ -85,6 +85,7 @@ PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 		next = d->next;
 		dso_free(d);
 	}
+	sym_jitdump__free(s->jitdumps);
 	if (s->own_vdso) {
 		unlink(s->own_vdso);
 		free(s->own_vdso);
@@ -138,6 +139,12 @@ static struct pd_dso *dso_new(struct pd_symbolizer *s, enum pd_dso_kind kind,
 	d->next = s->dsos;
 	s->dsos = d;
 	return d;
+}
+
+struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
+			    const char *path)
+{
+	return dso_new(s, kind, path);
 }
 
 /* Why a DSO has no symbols, once: the user can fix each cause. */
@@ -310,9 +317,14 @@ PD_EXPORT struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s,
 	return d;
 }
 
+/*
+ * perf 6.1's dso__load() reads the map at its own name, not under
+ * --symfs (perf script --symfs=DIR still names frames from
+ * /tmp/perf-PID.map, and ignores DIR/tmp/perf-PID.map).
+ */
 PD_EXPORT struct pd_dso *pd_symbolizer__perf_map(struct pd_symbolizer *s, int pid)
 {
-	char name[64], path[4096];
+	char name[64];
 	struct pd_dso *d;
 
 	snprintf(name, sizeof(name), "/tmp/perf-%d.map", pid);
@@ -324,8 +336,7 @@ PD_EXPORT struct pd_dso *pd_symbolizer__perf_map(struct pd_symbolizer *s, int pi
 		errno = ENOMEM;
 		return NULL;
 	}
-	sym_join_symfs(s, path, sizeof(path), name);
-	if (sym_perfmap__load(d, path) == -ENOMEM) {
+	if (sym_perfmap__load(d, name) == -ENOMEM) {
 		errno = ENOMEM;
 		return NULL;
 	}

@@ -7,8 +7,9 @@
  * verbose: C++ names without parameters, return types or clone suffixes
  * ("ns::Klass<int>::method"), legacy and v0 Rust names without the hash
  * (libiberty's auto style tries Rust first). When that fails it tries its
- * OCaml rules; its Java rules are left out (they only apply to names with
- * ')', which ELF symbols do not have). addr2line -C passes DMGL_PARAMS |
+ * OCaml rules, then its Java rules (sym-demangle-java.c: names with a
+ * ')', such as JIT code in the ELF files perf inject --jit writes).
+ * addr2line -C passes DMGL_PARAMS |
  * DMGL_ANSI through bfd_demangle(), which first drops leading '.'/'$'
  * and an '@' suffix and puts them back.
  *
@@ -62,7 +63,9 @@ char *sym_demangle(const char *name)
 {
 	char *d = cplus_demangle(name, DMGL_NO_OPTS);
 
-	return d ? d : ocaml_demangle(name);
+	if (!d)
+		d = ocaml_demangle(name);
+	return d ? d : sym_demangle_java(name);
 }
 
 char *sym_demangle_params(const char *name)

@@ -46,6 +46,7 @@ enum pd_dso_kind {
 	PD_DSO_ELF,
 	PD_DSO_KERNEL,
 	PD_DSO_PERF_MAP,
+	PD_DSO_JIT,			/* one jitted-PID-N.so of a jitdump */
 };
 
 struct pd_dso {
@@ -89,10 +90,15 @@ struct pd_symbolizer {
 	struct pd_dso *dsos;
 	struct pd_dso **hash;
 	char *own_vdso;			/* this process's vdso, as a file */
+	struct pd_jitdump *jitdumps;	/* loaded once per path */
 	bool own_vdso_tried;
 	size_t hash_size, nr_dsos;
 };
 
+/* A new DSO on the symbolizer's list (freed with it), not looked up by
+ * path; NULL on ENOMEM. */
+struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
+			    const char *path);
 /* Takes the symbols of sv into d (sorted, fixed up by the caller). */
 int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
 /* symfs + path into buf (perf's __symbol__join_symfs). */
@@ -114,9 +120,15 @@ int sym_elf__nm_lookup(const char *path, const char *name, uint64_t *value);
 int sym_kallsyms__load(struct pd_dso *d, const char *path);
 int sym_perfmap__load(struct pd_dso *d, const char *path);
 
+/* sym-jitdump.c */
+void sym_jitdump__free(struct pd_jitdump *j);
+
 /* sym-demangle.c: the name perf 6.1 shows for an ELF symbol name,
  * malloc'd, or NULL when it shows the name unchanged. */
 char *sym_demangle(const char *name);
+/* sym-demangle-java.c: perf's java_demangle_sym(JAVA_DEMANGLE_NORET),
+ * malloc'd, or NULL when the name is not a Java signature. */
+char *sym_demangle_java(const char *name);
 /* C++ with parameters, as addr2line -C prints function names. */
 char *sym_demangle_params(const char *name);
 

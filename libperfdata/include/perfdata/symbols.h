@@ -81,8 +81,53 @@ struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s,
 				     const uint8_t *build_id,
 				     size_t build_id_size);
 
-/* /tmp/perf-PID.map (or symfs-prefixed); a DSO with no symbols if absent. */
+/*
+ * /tmp/perf-PID.map, whatever symfs says (perf 6.1 reads it there); a
+ * DSO with no symbols if absent.
+ */
 struct pd_dso *pd_symbolizer__perf_map(struct pd_symbolizer *s, int pid);
+
+/*
+ * A jitdump: the code a JIT loaded and moved, as it wrote it to
+ * jit-PID.dump (perf's Documentation/jitdump-specification.txt), turned
+ * into the maps `perf inject --jit` (perf 6.1, util/jitdump.c) adds to
+ * the recording: one per JIT_CODE_LOAD and JIT_CODE_MOVE, at the
+ * record's time, naming the ELF file perf inject writes for the code,
+ * "DIR/jitted-PID-INDEX.so" in the dump's directory. perf script prints
+ * that name as the DSO and the file's one symbol, the code's name
+ * (demangled as ELF symbols are), at offset ip - start.
+ */
+struct pd_jitdump;
+
+struct pd_jit_map {
+	uint64_t time;		/* when the map appears (perf clock) */
+	int32_t pid, tid;
+	uint64_t start, len;	/* [start, start + len) */
+	uint64_t pgoff;		/* the DSO address of ip: ip - start + pgoff */
+	const char *name;	/* "DIR/jitted-PID-INDEX.so" */
+	struct pd_dso *dso;	/* its symbol; none for a move of code the
+				 * dump never loaded (no such file) */
+};
+
+/*
+ * The jitdump at path (read at symfs + path), loaded once per path. NULL
+ * only on ENOMEM. A dump perf inject refuses (missing, bad magic, newer
+ * version, unknown flags, TSC timestamps) is not valid and has no maps;
+ * a damaged one (truncated, record sizes beyond the file, code sizes
+ * beyond their record) keeps the maps of the records before the damage
+ * and of the good records around bad ones. Either logs one warning.
+ */
+struct pd_jitdump *pd_symbolizer__jitdump(struct pd_symbolizer *s,
+					  const char *path);
+/*
+ * Whether perf inject uses the dump: it then drops the dump's own MMAP
+ * and the process's later anonymous ("//anon") maps from the recording.
+ */
+bool pd_jitdump__valid(const struct pd_jitdump *j);
+/* The maps in time order (equal times in file order). */
+size_t pd_jitdump__nr_maps(const struct pd_jitdump *j);
+const struct pd_jit_map *pd_jitdump__map(const struct pd_jitdump *j,
+					 size_t i);
 
 /*
  * Symbol at addr. For ELF DSOs addr is what perf's map__map_ip() gives:
