@@ -87,7 +87,7 @@ struct uw_ctx {
 	uint64_t stack_lo, stack_hi;
 	struct pd_unwind_ip *ips;
 	int n, max;
-	bool zero_read;		/* file_read() gave 0 in the current step */
+	bool read_failed;	/* a read failed in the current step */
 	/* libunwind's guessed step (arch->guess): resume libdw from it */
 	bool guessed;		/* set by frame_cb() */
 	bool resume;		/* read by set_initial_registers() */
@@ -248,8 +248,7 @@ static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr);
  * it (the [stack] and [heap] maps perf records with --call-graph dwarf,
  * anonymous memory, offsets past the file's end) reads as 0 and returns
  * 1: access_dso_mem() returns 1, access_mem() passes it on and libunwind
- * takes anything not negative for success. A return address read so
- * ends the chain with a frame at 0 (printed as ffffffffffffffff).
+ * takes anything not negative for success.
  */
 static int file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
 {
@@ -264,7 +263,6 @@ static int file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
 	if (!m || !m->raw || off > m->raw_size ||
 	    m->raw_size - off < sizeof(*val)) {
 		*val = 0;
-		c->zero_read = true;
 		return 1;
 	}
 	memcpy(val, m->raw + off, sizeof(*val));
@@ -289,8 +287,10 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 	struct uw_space *sp = arg;
 	uint64_t val;
 
-	if (perf_access_mem(sp->cur, addr, &val) < 0)
+	if (perf_access_mem(sp->cur, addr, &val) < 0) {
+		sp->cur->read_failed = true;
 		return false;
+	}
 	*result = val;
 	return true;
 }
@@ -663,8 +663,8 @@ static bool perf_finds_tables(struct uw_space *sp, struct uw_mod *m)
 	return m->perf_base == m->bias;
 }
 
-/* Whether the call frame information covers addr (libunwind's lookup) */
-static bool has_fde(struct uw_space *sp, uint64_t addr)
+/* The call frame information for addr (libunwind's lookup), or NULL */
+static Dwarf_Frame *cfi_frame(struct uw_space *sp, uint64_t addr)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, addr);
 	Dwarf_Frame *frame;
@@ -672,18 +672,45 @@ static bool has_fde(struct uw_space *sp, uint64_t addr)
 	Dwarf_Addr bias;
 
 	if (!mod)
-		return false;
+		return NULL;
 	cfi = dwfl_module_eh_cfi(mod, &bias);
-	if (cfi && !dwarf_cfi_addrframe(cfi, addr - bias, &frame)) {
-		free(frame);
-		return true;
-	}
+	if (cfi && !dwarf_cfi_addrframe(cfi, addr - bias, &frame))
+		return frame;
 	cfi = dwfl_module_dwarf_cfi(mod, &bias);
-	if (cfi && !dwarf_cfi_addrframe(cfi, addr - bias, &frame)) {
-		free(frame);
+	if (cfi && !dwarf_cfi_addrframe(cfi, addr - bias, &frame))
+		return frame;
+	return NULL;
+}
+
+static bool has_fde(struct uw_space *sp, uint64_t addr)
+{
+	Dwarf_Frame *frame = cfi_frame(sp, addr);
+
+	free(frame);
+	return frame != NULL;
+}
+
+/*
+ * Whether the frame at addr ends the chain by its tables: its return
+ * address column says "undefined" (glibc's _start, clone3). libdw also
+ * ends a chain at a return address that reads as 0; libunwind does not,
+ * it gives that frame (printed as ffffffffffffffff) and stops after it.
+ */
+static bool ra_undefined(struct uw_space *sp, const struct pd_unwind_arch *a,
+			 uint64_t addr)
+{
+	Dwarf_Frame *frame = cfi_frame(sp, addr);
+	Dwarf_Op ops_mem[3], *ops = NULL;
+	size_t nops = 1;
+	bool undef;
+
+	if (!frame)
 		return true;
-	}
-	return false;
+	undef = a->dwarf_pc >= 0 &&
+		!dwarf_frame_register(frame, a->dwarf_pc, ops_mem, &ops, &nops) &&
+		!nops && ops == ops_mem;
+	free(frame);
+	return undef;
 }
 
 static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
@@ -733,7 +760,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	m = space_module(c, ip->activation ? pc : pc - 1);
 	if (!m || !m->has_tables)
 		return DWARF_CB_ABORT;
-	c->zero_read = false;
+	c->read_failed = false;
 	/*
 	 * Tables perf misreads, or without an entry for pc: libunwind
 	 * guesses the caller from the frame pointer, and so do we, then
@@ -815,15 +842,25 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 						    frame_cb, &c);
 			if (!c.guessed || c.n >= c.max)
 				break;
+			/*
+			 * A guessed return address of 0 (read from a map
+			 * without data) is a frame to libunwind, and the
+			 * last: nothing maps the address below it.
+			 */
+			if (!c.g.new_pc) {
+				ips[c.n].pc = 0;
+				ips[c.n].activation = false;
+				c.n++;
+				ret = 1;
+				break;
+			}
 			c.resume = true;
 		}
 		c.sp->cur = NULL;
-		/*
-		 * libdw ends a chain at a return address of 0; libunwind
-		 * gives that frame, and perf prints it, when the 0 came
-		 * from an unreadable map (see file_read()).
-		 */
-		if (!ret && c.zero_read && c.n && c.n < c.max) {
+		/* libdw also ends a chain where a read failed: not a 0 */
+		if (!ret && c.n && c.n < c.max && !c.read_failed &&
+		    !ra_undefined(c.sp, a, ips[c.n - 1].activation ?
+					   ips[c.n - 1].pc : ips[c.n - 1].pc - 1)) {
 			ips[c.n].pc = 0;
 			ips[c.n].activation = false;
 			c.n++;

@@ -1,0 +1,100 @@
+#!/bin/sh
+# DWARF unwinding (--call-graph dwarf) against perf 6.1's own:
+#  - for the DWARF recordings in testdata, `pd-fold --script` prints
+#    perf script's callchain samples line for line (kernel frames, the
+#    unwound user frames, inlined frames), and with --no-inline what
+#    perf script --no-inline prints;
+#  - `pd-fold [OPT] FILE` equals `perf script -i FILE | pd-fold
+#    --input=script [OPT]` for the stackcollapse options;
+#  - when perf record works here, a fresh recording of a shell that
+#    forks and execs dynamic programs (libc, ld.so at startup, maps kept
+#    across exec, frames without unwind tables, stacks cut by the copy
+#    size) unwinds as perf's does, compared with --no-inline (which
+#    inline names system libraries get is the symbolizer's business,
+#    t0075).
+. "$(dirname "$0")/lib.sh"
+
+if ! have_perf; then
+	skip "perf not installed (apt-get install linux-perf): nothing to compare with"
+	exit 0
+fi
+testdata_buildid_cache
+FOLD=$PD_BIN/pd-fold
+
+# perf script's samples with callchains (as t0080)
+callchain_blocks() {
+	awk '
+	function flush() { if (h != "" && n) printf "%s", buf; h = ""; buf = ""; n = 0 }
+	/^\t/ { if (h != "") { buf = buf $0 "\n"; n++ }; next }
+	/^$/ { if (h != "") { buf = buf "\n"; n++; flush() }; next }
+	{ flush(); h = $0; buf = $0 "\n"; n = 0 }
+	END { flush() }'
+}
+
+# same_script FILE NAME [--no-inline]
+same_script() {
+	perf script -i "$1" $3 2>/dev/null </dev/null | callchain_blocks >"$tmp/want"
+	"$FOLD" -q --script $3 "$1" >"$tmp/got" 2>"$tmp/err"
+	check "$2${3:+ $3}: --script is perf script's callchains ($(grep -c '^$' "$tmp/want") samples, $(grep -c '(inlined)$' "$tmp/want") inlined lines)" \
+		cmp -s "$tmp/want" "$tmp/got"
+	diff "$tmp/want" "$tmp/got" | head -6
+}
+
+same_folds() { # FILE NAME
+	perf script -i "$1" 2>/dev/null </dev/null >"$tmp/ps"
+	for opts in "" "--pid" "--tid" "--addrs" "--all" "--pid --all --addrs"; do
+		# shellcheck disable=SC2086
+		"$FOLD" --input=script $opts <"$tmp/ps" >"$tmp/want" 2>/dev/null
+		# shellcheck disable=SC2086
+		"$FOLD" -q $opts "$1" >"$tmp/got" 2>"$tmp/err"
+		check "$2 ${opts:-(default)}: as perf script | fold ($(wc -l <"$tmp/want") stacks)" \
+			cmp -s "$tmp/want" "$tmp/got"
+		diff "$tmp/want" "$tmp/got" | head -4 | cut -c1-300
+	done
+}
+
+for f in dwarf inl-dwarf; do
+	same_script "$TD/$f.data" "$f.data"
+	same_script "$TD/$f.data" "$f.data" --no-inline
+	same_folds "$TD/$f.data" "$f.data"
+done
+
+# The samples really went through the unwinder: user frames down to
+# _start, which the copied stacks alone do not name.
+"$FOLD" -q "$TD/dwarf.data" >"$tmp/got" 2>/dev/null
+check "dwarf.data: folded stacks reach _start through main" \
+	grep -q '^burn-nofp;_start;__libc_start_main_impl;__libc_start_call_main;main;run;' "$tmp/got"
+
+# A fresh recording: sh forks and execs (perf keeps the old image's maps,
+# so libc's tables are missed and libunwind guesses from rbp), ld.so runs
+# before main, 2 KiB stack copies cut deep stacks.
+if perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
+	-F 999 -o "$tmp/fresh.data" -- sh -c \
+	"for i in 1 2; do $TD/bin/threads >/dev/null; ls -lR /usr/lib >/dev/null 2>&1; $TD/bin/inl 50 >/dev/null; done" \
+	>/dev/null 2>&1 </dev/null && [ -s "$tmp/fresh.data" ]; then
+	same_script "$tmp/fresh.data" "fresh sh/ls/threads recording" --no-inline
+	perf script -i "$tmp/fresh.data" --no-inline 2>/dev/null </dev/null >"$tmp/ps"
+	"$FOLD" --input=script <"$tmp/ps" >"$tmp/want" 2>/dev/null
+	"$FOLD" -q --no-inline "$tmp/fresh.data" >"$tmp/got" 2>/dev/null
+	check "fresh recording: folds as perf script --no-inline | fold ($(wc -l <"$tmp/want") stacks)" \
+		cmp -s "$tmp/want" "$tmp/got"
+else
+	skip "perf record does not work here (perf_event_paranoid?): no fresh recording"
+fi
+
+# Hostile samples (registers or stacks that lie) never crash the tools:
+# the unit test test-unwind checks the rules; here, pd-convert's copies of
+# a DWARF file cut at every 1 KiB must fold or fail cleanly.
+size=$(wc -c <"$TD/dwarf.data")
+bad=0
+off=4096
+while [ $off -lt "$size" ]; do
+	head -c $off "$TD/dwarf.data" >"$tmp/cut.data"
+	"$FOLD" -q "$tmp/cut.data" >/dev/null 2>&1
+	rc=$?
+	[ $rc -le 1 ] || { bad=$((bad + 1)); echo "# cut at $off: rc $rc"; }
+	off=$((off + 1024))
+done
+check "dwarf.data cut at every 1 KiB: exit 0 or 1, never a crash" [ $bad -eq 0 ]
+
+echo "1..$tap_n"
