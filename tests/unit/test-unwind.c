@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The unwinder's rules that need no recording: perf's register order,
+ * samples perf does not unwind (no registers, an empty or lying stack
+ * copy, registers without ip or sp), a sample of a process with no maps
+ * (the ip alone), and libunwind's frame-pointer and PLT guesses.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfdata/format.h>
+#include <perfdata/session.h>
+#include <perfdata/unwind.h>
+
+#include "tap.h"
+#include "unwind-arch.h"
+
+#define FULL_MASK	0xff0fffULL	/* perf's x86_64 user regs: no DS-GS */
+
+static uint64_t regs[24];
+static uint8_t stack[256];
+
+/* a DWARF sample: regs in perf order, AX=0x100, ..., IP, SP set apart */
+static void sample(struct pd_event *ev, uint64_t mask, uint64_t abi,
+		   uint64_t size, uint64_t dyn_size)
+{
+	unsigned int i, n = 0;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->type = PD_RECORD_SAMPLE;
+	ev->u.sample.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID |
+				   PD_SAMPLE_CALLCHAIN | PD_SAMPLE_REGS_USER |
+				   PD_SAMPLE_STACK_USER;
+	for (i = 0; i < 24; i++) {
+		if (!(mask & (1ULL << i)))
+			continue;
+		regs[n++] = i == 7 ? 0x7ffc0000 : i == 8 ? 0x401234 :
+			    0x100 + i;
+	}
+	ev->u.sample.user_regs.abi = abi;
+	ev->u.sample.user_regs.mask = mask;
+	ev->u.sample.user_regs.nr = abi ? n : 0;
+	ev->u.sample.user_regs.regs = abi ? regs : NULL;
+	ev->u.sample.user_stack.size = size;
+	ev->u.sample.user_stack.dyn_size = dyn_size;
+	ev->u.sample.user_stack.data = size ? stack : NULL;
+}
+
+static uint64_t mem_lo;
+static uint64_t mem[64];
+
+static int fake_read(void *ctx, uint64_t addr, uint64_t *val)
+{
+	if (addr < mem_lo || addr >= mem_lo + sizeof(mem) || addr % 8)
+		return -1;
+	*val = mem[(addr - mem_lo) / 8];
+	return 0;
+}
+
+static void test_guess(void)
+{
+	struct pd_unwind_guess g;
+
+	mem_lo = 0x7000;
+	memset(mem, 0, sizeof(mem));
+	/* frame pointer: rbp = sp + 32, [rbp] = next rbp, [rbp+8] = ra */
+	memset(&g, 0, sizeof(g));
+	g.read = fake_read;
+	g.pc = 0x7000;			/* readable code */
+	g.regs[7] = 0x7040;		/* rsp */
+	g.regs[6] = 0x7060;		/* rbp */
+	g.regs_set = (1 << 6) | (1 << 7);
+	mem[(0x7060 - 0x7000) / 8] = 0x70a0;
+	mem[(0x7068 - 0x7000) / 8] = 0x401000;
+	CHECK(pd__unwind_guess_x86_64(&g) && g.new_pc == 0x401000 &&
+	      g.new_regs[6] == 0x70a0 && g.new_regs[7] == 0x7040 + 16 &&
+	      g.new_regs_set == ((1 << 6) | (1 << 7)),
+	      "guess: caller from [rbp + 8], rbp from [rbp], cfa + 16");
+	/* rbp below the stack pointer: libunwind's heuristic refuses it */
+	g.regs[6] = 0x7010;
+	CHECK(!pd__unwind_guess_x86_64(&g), "guess: rbp below cfa ends the chain");
+	/* more than 16 KiB above */
+	g.regs[6] = 0x7040 + 0x4008;
+	CHECK(!pd__unwind_guess_x86_64(&g), "guess: rbp 16 KiB above cfa ends the chain");
+	/* rbp unknown */
+	g.regs_set = 1 << 7;
+	CHECK(!pd__unwind_guess_x86_64(&g), "guess: no rbp, no caller");
+	/* rbp 0 with readable code: the end */
+	g.regs[6] = 0;
+	g.regs_set = (1 << 6) | (1 << 7);
+	CHECK(!pd__unwind_guess_x86_64(&g), "guess: rbp 0 is the end");
+	/* a PLT entry: jmp *x(%rip); push $n; jmp */
+	memset(mem, 0, sizeof(mem));
+	mem[0] = 0x00680000000025ffULL;
+	mem[1] = 0x00000000e9000000ULL;
+	mem[(0x7040 - 0x7000) / 8] = 0x402000;
+	g.regs[6] = 0x1234;
+	g.regs[3] = 0x55;
+	g.regs_set = (1 << 3) | (1 << 6) | (1 << 7);
+	CHECK(pd__unwind_guess_x86_64(&g) && g.new_pc == 0x402000 &&
+	      g.new_regs[7] == 0x7048 && g.new_regs[3] == 0x55 &&
+	      g.new_regs[6] == 0x1234,
+	      "guess: a PLT entry returns to [sp], registers kept");
+	/* sigreturn code: not reproduced, the chain ends */
+	mem[0] = 0x0f0000000fc0c748ULL;
+	mem[1] = 0x05;
+	CHECK(!pd__unwind_guess_x86_64(&g), "guess: sigreturn ends the chain");
+}
+
+static void test_regs(void)
+{
+	const struct pd_unwind_arch *a = pd__unwind_arch("x86_64");
+	struct pd_event ev;
+	uint64_t v;
+
+	CHECK(a && a->nr_dwarf == 17, "x86_64: 17 DWARF registers");
+	CHECK(a && a->perf_reg[0] == 0 && a->perf_reg[1] == 3 &&
+	      a->perf_reg[2] == 2 && a->perf_reg[3] == 1 &&
+	      a->perf_reg[6] == 6 && a->perf_reg[7] == 7 &&
+	      a->perf_reg[8] == 16 && a->perf_reg[15] == 23 &&
+	      a->perf_reg[16] == 8,
+	      "x86_64: DWARF rax rdx rcx rbx .. rbp rsp r8-r15 rip from perf's AX BX CX DX .. IP");
+	CHECK(!pd__unwind_arch("aarch64") && !pd__unwind_arch("i686") &&
+	      !pd__unwind_arch(NULL), "other arches refused");
+	CHECK(pd__unwind_arch("amd64") == a, "amd64 is x86_64");
+	sample(&ev, FULL_MASK, 2, 64, 64);
+	CHECK(!pd__unwind_reg(&ev.u.sample.user_regs, 16, &v) && v == 0x100 + 16,
+	      "R8 is the 13th value of a full mask (DS-GS absent)");
+	CHECK(!pd__unwind_reg(&ev.u.sample.user_regs, 8, &v) && v == 0x401234,
+	      "IP read");
+	CHECK(pd__unwind_reg(&ev.u.sample.user_regs, 12, &v) == -ENOENT,
+	      "DS not in the mask: -ENOENT");
+	ev.u.sample.user_regs.nr = 3;	/* lies about its size */
+	CHECK(pd__unwind_reg(&ev.u.sample.user_regs, 16, &v) == -ENOENT,
+	      "a register past nr is not read");
+}
+
+static void test_samples(void)
+{
+	struct pd_symbolizer_opts so = { .sz = sizeof(so) };
+	struct pd_symbolizer *sym = pd_symbolizer__new(&so);
+	struct pd_session_opts xo = { .sz = sizeof(xo), .symbolizer = sym };
+	struct pd_session *s = pd_session__new(NULL, &xo);
+	struct pd_unwinder *u = pd_unwinder__new(s, NULL, NULL);
+	struct pd_thread *t = pd_session__thread(s, 42, 42);
+	struct pd_unwind_ip ips[8];
+	struct pd_frame frames[8];
+	struct pd_event ev;
+
+	CHECK(sym && s && u && t, "symbolizer, session, unwinder");
+	if (!u || !t)
+		goto out;
+	sample(&ev, FULL_MASK, 2, sizeof(stack), sizeof(stack));
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 1 &&
+	      ips[0].pc == 0x401234 && ips[0].activation,
+	      "no maps: the sampled ip alone, as perf");
+	CHECK(pd_unwinder__sample_frames(u, t, &ev, frames, 8) == 1 &&
+	      frames[0].ip == 0x401234 && !frames[0].has_map,
+	      "frames: the ip, unresolved");
+	sample(&ev, FULL_MASK, 0, sizeof(stack), sizeof(stack));
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 0,
+	      "abi 0 (no registers): nothing unwound");
+	sample(&ev, FULL_MASK, 2, 0, 0);
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 0,
+	      "zero-size stack: nothing unwound");
+	sample(&ev, FULL_MASK, 2, sizeof(stack), 0);
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 0,
+	      "dyn_size 0: nothing unwound");
+	sample(&ev, FULL_MASK, 2, 64, 128);
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 0,
+	      "dyn_size above size: nothing read past the copy");
+	sample(&ev, FULL_MASK & ~(1ULL << 7), 2, sizeof(stack), sizeof(stack));
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == -ENODATA &&
+	      pd_unwinder__sample_frames(u, t, &ev, frames, 8) == -ENODATA,
+	      "no SP in the mask: perf drops the callchain");
+	sample(&ev, FULL_MASK & ~(1ULL << 8), 2, sizeof(stack), sizeof(stack));
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == -ENODATA,
+	      "no IP in the mask: perf drops the callchain");
+	sample(&ev, FULL_MASK, 1, sizeof(stack), sizeof(stack));
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 0,
+	      "32-bit ABI: not unwound");
+	sample(&ev, FULL_MASK, 2, sizeof(stack), sizeof(stack));
+	ev.u.sample.sample_type &= ~PD_SAMPLE_STACK_USER;
+	CHECK(!pd_unwinder__wants(&ev) &&
+	      pd_unwinder__user_stack(u, t, &ev, ips, 8) == 0,
+	      "no STACK_USER: not a DWARF sample");
+out:
+	pd_unwinder__free(u);
+	pd_session__free(s);
+	pd_symbolizer__free(sym);
+}
+
+int main(void)
+{
+	test_regs();
+	test_guess();
+	test_samples();
+	return tap_done();
+}
