@@ -34,7 +34,13 @@ else
 				continue
 			fi
 			perf script -i "$out" >"$tmp/got" 2>/dev/null </dev/null
-			check "$n $how: perf script unchanged" cmp -s "$tmp/want" "$tmp/got"
+			# perf 6.1 leaves MMAP2's prot unswapped in a file of
+			# the other byte order: an executable //anon map looks
+			# non-executable and keeps its name (not perf-PID.map)
+			sed 's|(/tmp/perf-[0-9]*\.map)$|(//anon)|' "$tmp/want" >"$tmp/want.be"
+			w=$tmp/want
+			[ "$how" = --endian=big ] && w=$tmp/want.be
+			check "$n $how: perf script unchanged" cmp -s "$w" "$tmp/got"
 		done
 		# pipe -> file: back from the pipe form
 		conv --file "$tmp/$n--pipe.data" -o "$tmp/$n.back.data" &&

@@ -70,6 +70,12 @@ struct pd_session {
 	struct bid_entry *bids;
 	size_t nr_bids, cap_bids;
 	struct session_jit *jit;
+	/*
+	 * perf 6.1's perf_event__mmap2_swap() does not swap prot: in a
+	 * file of the other byte order it tests PROT_EXEC in the swapped
+	 * value, so anonymous executable maps keep their own name.
+	 */
+	bool prot_unswapped;
 };
 
 static uint64_t hash_str(const char *s)
@@ -205,7 +211,9 @@ PD_EXPORT struct pd_session *pd_session__new(const struct pd_reader *r,
 		goto nomem;
 	if (r) {
 		const struct pd_features *f = pd_reader__features(r);
+		const struct pd_header_info *h = pd_reader__header(r);
 
+		s->prot_unswapped = h && h->needs_swap;
 		if (f && pd_features__has(f, PD_FEAT_BUILD_ID)) {
 			uint32_t i;
 
@@ -488,7 +496,8 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 		map.end = UINT64_MAX;
 	map.pgoff = mm->pgoff;
 	if (ev->type == PD_RECORD_MMAP2)
-		exec = mm->prot & PROT_EXEC;
+		exec = (s->prot_unswapped ? pd_bswap32(mm->prot) : mm->prot) &
+		       PROT_EXEC;
 	else
 		exec = !(ev->misc & PD_MISC_MMAP_DATA);
 
