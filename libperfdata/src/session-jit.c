@@ -147,7 +147,9 @@ static int schedule(struct session_jit *j, const struct pd_jitdump *d)
 	if (!n)
 		return 0;
 	/* consumed entries make room first */
-	memmove(j->v, j->v + j->next, (j->nr - j->next) * sizeof(*j->v));
+	if (j->next)
+		memmove(j->v, j->v + j->next,
+			(j->nr - j->next) * sizeof(*j->v));
 	j->nr -= j->next;
 	j->next = 0;
 	if (j->nr + n > j->cap) {
