@@ -29,3 +29,5 @@ ${CXX:-g++} -O2 -g $FP $MAP -o bin/inl src/inl.cc
 # a JIT (x86_64 machine code in anonymous memory, a jitdump and a perf
 # map); dynamic to stay small
 $CC -O2 -g $FP $MAP -o bin/jit src/jit.c
+# system calls in a loop, for deep kernel stacks; dynamic to stay small
+$CC -O2 -g $FP $MAP -o bin/syscalls src/syscalls.c

@@ -74,3 +74,14 @@ for d in /tmp/perfdata-jit/jit-*.dump; do
 	cp "$d" . && mv "/tmp/perf-$pid.map" .
 done
 rm -rf /tmp/perfdata-jit
+# kernel stacks: system calls in a loop (kernel frames named on other
+# machines through kallsyms/, see trim-kallsyms.sh)
+perf record --no-buildid-cache -g -e cpu-clock -F 999 -o syscalls.data bin/syscalls 300
+check syscalls.data
+# off-CPU: sched_switch with callchains of every CPU (-a), so that the
+# switch-ins are seen too (a recording of the command alone has only its
+# switch-outs); the filter keeps the switches of sleeper and its child
+perf record --no-buildid-cache -e sched:sched_switch --filter 'prev_comm == "sleeper" || next_comm == "sleeper" || prev_comm == "true" || next_comm == "true"' -g -a -o offcpu.data bin/sleeper
+check offcpu.data
+# the recording kernel's symbols that these files need, for other machines
+./trim-kallsyms.sh

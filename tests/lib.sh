@@ -23,11 +23,24 @@ have_perf() { command -v perf >/dev/null 2>&1; }
 # build id wherever the checkout is.
 testdata_buildid_cache() {
 	PERF_BUILDID_DIR=$tmp/buildid-cache
-	export PERF_BUILDID_DIR
+	# perf reads its cache at buildid.dir of its config, else
+	# ~/.debug: PERF_BUILDID_DIR only tells perf's child processes
+	# where it is. A private config ($PERF_CONFIG) points it here.
+	printf '[buildid]\n\tdir = %s\n' "$PERF_BUILDID_DIR" >"$tmp/perfconfig"
+	PERF_CONFIG=$tmp/perfconfig
+	export PERF_BUILDID_DIR PERF_CONFIG
 	mkdir -p "$PERF_BUILDID_DIR"
 	for _b in "$TD"/bin/*; do
 		perf buildid-cache -a "$_b" 2>/dev/null ||
 			echo "# perf buildid-cache -a $_b failed" >&2
+	done
+	# the recording kernels' symbols, trimmed to what the samples need
+	# (testdata/trim-kallsyms.sh), where perf looks for the kallsyms of
+	# a kernel that is not the running one
+	for _k in "$TD"/kallsyms/*; do
+		[ -f "$_k" ] || continue
+		mkdir -p "$PERF_BUILDID_DIR/[kernel.kallsyms]/${_k##*/}"
+		cp "$_k" "$PERF_BUILDID_DIR/[kernel.kallsyms]/${_k##*/}/kallsyms"
 	done
 }
 

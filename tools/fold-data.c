@@ -55,7 +55,7 @@ struct fold_run {
 	size_t chain_cap;
 	struct pd_frame frames[MAX_FRAMES];
 	char line[LINE_MAX_LEN];
-	uint64_t nr_samples, nr_no_callchain, nr_offcpu;
+	uint64_t nr_samples, nr_no_callchain, nr_offcpu, nr_switch_out;
 };
 
 static void emit(struct fold_run *run, size_t len)
@@ -214,6 +214,7 @@ static int offcpu_sample(struct fold_run *run, const struct pd_event *ev)
 		if (!t)
 			return -ENOMEM;
 		if (script_text__has_callchain(run->st, ev)) {
+			run->nr_switch_out++;
 			err = keep_stack(run, ev, t);
 			if (err)
 				return err;
@@ -309,7 +310,10 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		pd_err("%s", pd_reader__errmsg(run->r));
 		goto out;
 	}
-	if (run->offcpu && !run->nr_offcpu)
+	if (run->offcpu && !run->nr_offcpu && run->nr_switch_out)
+		pd_warn("%s: --off-cpu: tasks leave the CPU but none is seen coming back (a recording of one command's sched_switch events has only its switch-outs): record with -a or --switch-events",
+			path);
+	else if (run->offcpu && !run->nr_offcpu)
 		pd_warn("%s: --off-cpu found no sched:sched_switch samples with callchains (perf record -e sched:sched_switch -g) and no offcpu-time samples (perf record --off-cpu)",
 			path);
 	else if (run->nr_samples && run->nr_samples == run->nr_no_callchain)

@@ -33,10 +33,15 @@ pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
 	if (s->opts.symfs && s->opts.symfs[0])
 		s->symfs = strdup(s->opts.symfs);
 	dir = s->opts.buildid_dir;
-	if (!dir)
+	if (!dir && !s->symfs)
 		dir = getenv("PERF_BUILDID_DIR");
 	if (dir) {
 		s->buildid_dir = strdup(dir);
+	} else if (s->symfs) {
+		/* perf's --symfs=DIR also moves its build-id cache to
+		 * DIR/.debug (symbol__config_symfs) */
+		if (asprintf(&s->buildid_dir, "%s/.debug", s->symfs) < 0)
+			s->buildid_dir = NULL;
 	} else {
 		const char *home = getenv("HOME");
 
@@ -294,6 +299,13 @@ PD_EXPORT struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s,
 		d->build_id_size = build_id_size;
 		d->key_build_id_size = build_id_size;
 		d->has_build_id = true;
+	}
+	/* perf 6.1's dso__load_kernel_sym() tries no local files when a
+	 * symfs is given: neither /proc/kallsyms nor the cache's kallsyms */
+	if (s->symfs && !s->kallsyms) {
+		pd__warn(&s->log,
+			 "--symfs without --kallsyms: kernel frames stay unresolved (as perf leaves them)");
+		return d;
 	}
 	path = kallsyms_path(s, build_id, build_id_size);
 	if (!path) {

@@ -22,7 +22,8 @@ extern "C" {
 struct pd_symbolizer_opts {
 	size_t sz;
 	const char *symfs;	/* prefix for every DSO path (perf --symfs) */
-	const char *buildid_dir; /* NULL: $PERF_BUILDID_DIR, else ~/.debug */
+	const char *buildid_dir; /* NULL: symfs/.debug with a symfs, else
+				  * $PERF_BUILDID_DIR, else ~/.debug */
 	const char *kallsyms;	/* NULL: /proc/kallsyms */
 	const char *vmlinux;	/* NULL: none (kallsyms only) */
 	bool no_demangle;	/* raw C++/Rust names */
