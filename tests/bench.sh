@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench: pd-info --stats throughput next to perf report --stats, and
+# make bench: pd-info --stats throughput next to perf report --stats,
 # pd-convert's next to perf inject (the perf tool that rewrites a whole
 # file), on the same large recording, measured in the same run. The recording (several
 # hundred MB of DWARF-callchain samples) is made once with the system perf
@@ -94,3 +94,6 @@ else
 	diff "$dir/stats.perf" "$dir/stats.pd" | head >&2
 	exit 1
 fi
+
+# pd-fold next to perf script | stackcollapse-perf.pl, on its own inputs
+B=$B sh "$top/tests/bench-fold.sh"

@@ -40,6 +40,14 @@ else
 			sed 's|(/tmp/perf-[0-9]*\.map)$|(//anon)|' "$tmp/want" >"$tmp/want.be"
 			w=$tmp/want
 			[ "$how" = --endian=big ] && w=$tmp/want.be
+			# perf 6.1 prints the callchains of tracepoint samples
+			# read from a pipe with symbols only (no +offset, no
+			# DSO), its own pipe recordings too
+			if [ "$how" = --pipe ] && [ "$n" = offcpu ]; then
+				sed -E '/^	/{s/ \(.*\)$//;s/\+0x[0-9a-f]+$//;}' \
+					"$tmp/want" >"$tmp/want.pipe"
+				w=$tmp/want.pipe
+			fi
 			check "$n $how: perf script unchanged" cmp -s "$w" "$tmp/got"
 		done
 		# pipe -> file: back from the pipe form
