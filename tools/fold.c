@@ -39,6 +39,7 @@ struct folder {
 	/* stackcollapse-perf.pl's event filter */
 	char *event;
 	bool event_defaulted, event_warned;
+	uint64_t nr_other_event;	/* samples left out for their event */
 	bool warned_cpu, warned_time;
 
 	/*
@@ -173,6 +174,7 @@ static bool event_kept(struct folder *f, const char *event)
 	}
 	if (!strcmp(event, f->event))
 		return true;
+	f->nr_other_event++;
 	/*
 	 * Said once, and only when the user did not choose: mixing event
 	 * types would make the counts meaningless. (The script names the
@@ -692,6 +694,12 @@ bool folder__add_folded(struct folder *f, const char *line, size_t len)
 	if (fold_table__add(f->table, line, sp - line, count) < 0)
 		f->failed = true;
 	return true;
+}
+
+const char *folder__event(const struct folder *f, uint64_t *nr_other)
+{
+	*nr_other = f->nr_other_event;
+	return f->event;
 }
 
 int folder__write(struct folder *f, FILE *out)

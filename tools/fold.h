@@ -102,6 +102,13 @@ void folder__end(struct folder *f);
 /* Add one folded line "stack COUNT" (--merge). Returns false if malformed. */
 bool folder__add_folded(struct folder *f, const char *line, size_t len);
 
+/*
+ * The event being folded (NULL: none seen yet) and the number of samples
+ * of other events left out, so that a caller comparing two inputs (pd-diff)
+ * can refuse to mix events.
+ */
+const char *folder__event(const struct folder *f, uint64_t *nr_other);
+
 /* Print every stack, sorted bytewise. 0 or -errno. */
 int folder__write(struct folder *f, FILE *out);
 
