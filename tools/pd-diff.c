@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pd-diff: compare two profiles.
+ *
+ *   pd-diff [OPTIONS] A B             differential folded stacks, as
+ *                                     FlameGraph's difffolded.pl prints
+ *   pd-diff --report [OPTIONS] A B    the functions whose share changed
+ *
+ * A and B are perf.data files (folded as pd-fold folds them, with its
+ * options) or folded files, told apart by content; '-' is stdin.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cli.h"
+#include "diff-input.h"
+#include "diff-report.h"
+#include "diff-table.h"
+#include "diff-write.h"
+#include "fold-data.h"
+#include "fold-inline.h"
+#include "fold-select.h"
+#include "fold.h"
+
+#define MAX_BUILDID_WARNINGS	5
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTIONS] A B\n"
+"       %s --report [OPTIONS] A B\n"
+"Compare two profiles. A and B are perf.data files (folded as pd-fold\n"
+"folds them, with the same options) or folded stack files (as pd-fold or\n"
+"stackcollapse-*.pl print them), told apart by content; '-' reads\n"
+"standard input.\n"
+"\n"
+"By default print \"STACK COUNT_A COUNT_B\" for every stack of either\n"
+"input, sorted bytewise: the lines of FlameGraph's difffolded.pl, for\n"
+"'flamegraph.pl' differential flame graphs (widths from B, red: grew).\n"
+"  -n, --normalize        scale A's counts to B's total (truncated)\n"
+"  -s, --strip-hex        replace hex numbers (0x1f...) by 0x...\n"
+"  -o, --output=FILE      write to FILE ('-': standard output, the default)\n"
+"\n"
+"Report (like perf diff):\n"
+"      --report           per function, the share of samples where it is\n"
+"                         the leaf (self) and on the stack (total), in A and\n"
+"                         in B, and the change in percentage points\n"
+"      --sort=KEY         delta-self (default), delta-total, self, total,\n"
+"                         name\n"
+"      --limit=N          N rows at most (default 20; 0: all)\n"
+"      --threshold=PP     hide functions whose self and total shares both\n"
+"                         moved by less than PP points\n"
+"      --format=FMT       'text' (default) or 'tsv' (a header line, then\n"
+"                         tab-separated percentages)\n"
+"\n"
+"perf.data inputs (as pd-fold):\n"
+"      --event=EV         only samples of event EV; needed when an input\n"
+"                         has samples of several events (alias:\n"
+"                         --event-filter)\n"
+"      --pid, --tid, --kernel, --jit, --all, --addrs, --inline\n"
+"      --weight=samples|period   --capture=user|kernel|both\n"
+"      --comm=LIST  --cpu=LIST  --time=START,END\n"
+"      --symfs=DIR  --kallsyms=FILE  --vmlinux=FILE  --no-inline\n"
+"\n"
+"  -q, --quiet            no warnings\n"
+"  -v, --verbose          more messages\n"
+"  -h, --help             this help\n"
+"\n"
+"Exit status: 0 success, 1 unreadable or corrupt input, 2 bad usage\n"
+"(mixed events without --event included).\n",
+		pd_prog, pd_prog);
+}
+
+enum {
+	OPT_REPORT = 256, OPT_SORT, OPT_LIMIT, OPT_THRESHOLD, OPT_FORMAT,
+	OPT_EVENT, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
+	OPT_INLINE, OPT_WEIGHT, OPT_CAPTURE, OPT_COMM, OPT_CPU, OPT_TIME,
+	OPT_SYMFS, OPT_KALLSYMS, OPT_VMLINUX, OPT_NO_INLINE,
+};
+
+static const struct option longopts[] = {
+	{ "normalize", no_argument, NULL, 'n' },
+	{ "strip-hex", no_argument, NULL, 's' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "report", no_argument, NULL, OPT_REPORT },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "event-filter", required_argument, NULL, OPT_EVENT },
+	{ "pid", no_argument, NULL, OPT_PID },
+	{ "tid", no_argument, NULL, OPT_TID },
+	{ "kernel", no_argument, NULL, OPT_KERNEL },
+	{ "jit", no_argument, NULL, OPT_JIT },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "addrs", no_argument, NULL, OPT_ADDRS },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "capture", required_argument, NULL, OPT_CAPTURE },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct cli {
+	struct fold_opts fo;
+	struct fold_data_opts data;
+	struct diff_report_opts rep;
+	const char *output;
+	bool normalize, strip_hex, report;
+	bool fold_opts_given;	/* options that only perf.data inputs use */
+};
+
+static void parse_report_option(struct cli *c, int opt, const char *arg)
+{
+	static const char *const sorts[] = {
+		[DIFF_SORT_DELTA_SELF] = "delta-self",
+		[DIFF_SORT_DELTA_TOTAL] = "delta-total",
+		[DIFF_SORT_SELF] = "self",
+		[DIFF_SORT_TOTAL] = "total",
+		[DIFF_SORT_NAME] = "name",
+	};
+	char *end;
+	size_t i;
+
+	switch (opt) {
+	case OPT_SORT:
+		for (i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
+			if (!strcmp(arg, sorts[i]))
+				break;
+		if (i == sizeof(sorts) / sizeof(sorts[0]))
+			pd_usage_error("--sort takes delta-self, delta-total, self, total or name, not '%s'",
+				       arg);
+		c->rep.sort = (enum diff_sort)i;
+		break;
+	case OPT_LIMIT:
+		errno = 0;
+		c->rep.limit = strtoul(arg, &end, 10);
+		if (errno || end == arg || *end || arg[0] == '-')
+			pd_usage_error("--limit takes a number of rows (0: all), not '%s'", arg);
+		break;
+	case OPT_THRESHOLD:
+		c->rep.threshold = strtod(arg, &end);
+		if (end == arg || *end || !(c->rep.threshold >= 0) ||
+		    c->rep.threshold > 100)
+			pd_usage_error("--threshold takes percentage points (0 to 100), not '%s'", arg);
+		break;
+	case OPT_FORMAT:
+		if (!strcmp(arg, "tsv"))
+			c->rep.tsv = true;
+		else if (!strcmp(arg, "text"))
+			c->rep.tsv = false;
+		else
+			pd_usage_error("--format takes 'text' or 'tsv', not '%s'", arg);
+		break;
+	}
+}
+
+/* pd-fold's options, with pd-fold's meanings (tools/pd-fold.c). */
+static void parse_fold_option(struct cli *c, int opt, const char *arg)
+{
+	struct fold_opts *fo = &c->fo;
+
+	c->fold_opts_given = true;
+	switch (opt) {
+	case OPT_EVENT:
+		fo->event_filter = arg;
+		break;
+	case OPT_PID:
+		fo->pid = true;
+		break;
+	case OPT_TID:
+		fo->tid = true;
+		break;
+	case OPT_KERNEL:
+		fo->annotate_kernel = true;
+		break;
+	case OPT_JIT:
+		fo->annotate_jit = true;
+		break;
+	case OPT_ALL:
+		fo->annotate_kernel = fo->annotate_jit = true;
+		break;
+	case OPT_ADDRS:
+		fo->addrs = true;
+		break;
+	case OPT_INLINE:
+		fo->inline_frames = c->data.inline_frames = true;
+		break;
+	case OPT_WEIGHT:
+		if (!strcmp(arg, "samples"))
+			fo->weight = FOLD_WEIGHT_SAMPLES;
+		else if (!strcmp(arg, "period"))
+			fo->weight = FOLD_WEIGHT_PERIOD;
+		else
+			pd_usage_error("--weight takes 'samples' or 'period', not '%s'", arg);
+		break;
+	case OPT_CAPTURE:
+		if (!strcmp(arg, "user"))
+			fo->capture = FOLD_CAPTURE_USER;
+		else if (!strcmp(arg, "kernel"))
+			fo->capture = FOLD_CAPTURE_KERNEL;
+		else if (!strcmp(arg, "both"))
+			fo->capture = FOLD_CAPTURE_BOTH;
+		else
+			pd_usage_error("--capture takes 'user', 'kernel' or 'both', not '%s'", arg);
+		break;
+	case OPT_COMM:
+		fo->comm_list = arg;
+		break;
+	case OPT_CPU:
+		fo->cpu_list = arg;
+		break;
+	case OPT_TIME:
+		if (fold_parse_time_range(arg, &fo->time_start_ns, &fo->time_end_ns) < 0)
+			pd_usage_error("--time takes START,END in seconds (e.g. 10.5,12 or 10.5,), not '%s'",
+				       arg);
+		fo->has_time = fo->time_start_ns || fo->time_end_ns;
+		break;
+	case OPT_SYMFS:
+		c->data.symfs = arg;
+		break;
+	case OPT_KALLSYMS:
+		c->data.kallsyms = arg;
+		break;
+	case OPT_VMLINUX:
+		c->data.vmlinux = arg;
+		break;
+	case OPT_NO_INLINE:
+		c->data.no_inline = true;
+		break;
+	}
+}
+
+static void parse_option(struct cli *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'n':
+		c->normalize = true;
+		break;
+	case 's':
+		c->strip_hex = true;
+		break;
+	case 'o':
+		c->output = arg;
+		break;
+	case OPT_REPORT:
+		c->report = true;
+		break;
+	case OPT_SORT:
+	case OPT_LIMIT:
+	case OPT_THRESHOLD:
+	case OPT_FORMAT:
+		parse_report_option(c, opt, arg);
+		break;
+	case 'q':
+		pd_quiet = true;
+		break;
+	case 'v':
+		pd_verbose++;
+		break;
+	case 'h':
+		usage(stdout);
+		exit(PD_EXIT_OK);
+	default:
+		if (opt >= OPT_EVENT && opt <= OPT_NO_INLINE)
+			parse_fold_option(c, opt, arg);
+		else
+			pd_usage_error("unknown option");
+	}
+}
+
+/*
+ * Events: counts of different events do not compare, and a file whose
+ * samples come from several events is ambiguous; --event settles both.
+ */
+static int check_events(const struct cli *c, const struct diff_input in[2])
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!in[i].is_data)
+			continue;
+		if (!c->fo.event_filter && in[i].nr_other_event) {
+			pd_err("%s: samples of more than one event (%s and others): pick one with --event=EV",
+			       in[i].name, in[i].event);
+			return PD_EXIT_USAGE;
+		}
+		if (c->fo.event_filter && !in[i].event)
+			pd_warn("%s: no samples of event %s", in[i].name,
+				c->fo.event_filter);
+	}
+	if (in[0].is_data && in[1].is_data && in[0].event && in[1].event &&
+	    strcmp(in[0].event, in[1].event)) {
+		pd_err("%s has samples of event %s, %s of event %s: counts of different events do not compare",
+		       in[0].name, in[0].event, in[1].name, in[1].event);
+		return PD_EXIT_DATA;
+	}
+	return PD_EXIT_OK;
+}
+
+/* Same binary path, different build ids: another build ran. */
+static void check_buildids(const struct diff_input in[2])
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < in[0].nr_ids; i++) {
+		for (j = 0; j < in[1].nr_ids; j++) {
+			if (strcmp(in[0].ids[i].file, in[1].ids[j].file) ||
+			    !strcmp(in[0].ids[i].hex, in[1].ids[j].hex))
+				continue;
+			if (n++ < MAX_BUILDID_WARNINGS)
+				pd_warn("%s: build id %s in %s, %s in %s: different binaries, compared by function name",
+					in[0].ids[i].file, in[0].ids[i].hex,
+					in[0].name, in[1].ids[j].hex, in[1].name);
+			break;
+		}
+	}
+	if (n > MAX_BUILDID_WARNINGS)
+		pd_warn("%zu more binaries with different build ids",
+			n - MAX_BUILDID_WARNINGS);
+}
+
+static int write_output(const struct cli *c, const struct diff_table *t,
+			const struct diff_input in[2])
+{
+	const char *path = c->output && strcmp(c->output, "-") ? c->output : NULL;
+	const char *name = path ? path : "<stdout>";
+	FILE *out = stdout;
+	int err;
+
+	if (path) {
+		out = fopen(path, "w");
+		if (!out) {
+			pd_err("%s: %s", path, strerror(errno));
+			return PD_EXIT_DATA;
+		}
+	}
+	if (c->report)
+		err = diff_report(t, pnum_double(in[0].total),
+				  pnum_double(in[1].total), &c->rep, out);
+	else
+		err = diff_write_folded(t, in[0].total, in[1].total,
+					c->normalize, out);
+	if (err == -EDOM) {
+		/* difffolded.pl dies here: "Illegal division by zero" */
+		pd_err("%s: -n: the total count is 0, nothing to scale by", in[0].name);
+		fclose(out);
+		return PD_EXIT_DATA;
+	}
+	if (err) {
+		pd_err("out of memory");
+		fclose(out);
+		return PD_EXIT_DATA;
+	}
+	return pd_cli_close_output(out, name);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .rep.limit = 20 };
+	struct diff_input in[2] = { { 0 } };
+	struct diff_read_opts ro;
+	struct diff_table *t = NULL;
+	int opt, i, ret = PD_EXIT_DATA;
+
+	pd_cli_init(argv[0]);
+	while ((opt = getopt_long(argc, argv, "nso:qvh", longopts, NULL)) != -1)
+		parse_option(&c, opt, optarg);
+	if (argc - optind != 2)
+		pd_usage_error("two inputs, A and B");
+	in[0].path = argv[optind];
+	in[1].path = argv[optind + 1];
+	if (!strcmp(in[0].path, "-") && !strcmp(in[1].path, "-"))
+		pd_usage_error("standard input ('-') can be only one of the inputs");
+	if (c.normalize && c.report)
+		pd_usage_error("-n scales the folded lines; --report shows shares, which need no scaling");
+	c.rep.name_a = in[0].path;
+	c.rep.name_b = in[1].path;
+	if (c.fo.inline_frames) {
+		c.fo.inliner = fold_inline__new(c.data.symfs);
+		if (!c.fo.inliner) {
+			pd_err("--inline: %s", strerror(errno));
+			return PD_EXIT_DATA;
+		}
+	}
+	ro = (struct diff_read_opts){
+		.strip_hex = c.strip_hex, .fo = &c.fo, .data = &c.data,
+	};
+	t = diff_table__new();
+	if (!t) {
+		pd_err("out of memory");
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		ret = diff_input__read(&in[i], i, t, &ro);
+		if (ret)
+			goto out;
+		if (in[i].nr_malformed)
+			pd_warn("%s: %llu lines without a count (\"STACK COUNT\"), counted as the empty stack with 0, as difffolded.pl does",
+				in[i].name, (unsigned long long)in[i].nr_malformed);
+	}
+	ret = check_events(&c, in);
+	if (ret)
+		goto out;
+	if (c.fold_opts_given && !in[0].is_data && !in[1].is_data)
+		pd_warn("both inputs are folded: the perf.data options change nothing");
+	check_buildids(in);
+	ret = write_output(&c, t, in);
+out:
+	for (i = 0; i < 2; i++)
+		diff_input__release(&in[i]);
+	diff_table__free(t);
+	fold_inline__free(c.fo.inliner);
+	return ret;
+}
