@@ -31,3 +31,6 @@ ${CXX:-g++} -O2 -g $FP $MAP -o bin/inl src/inl.cc
 $CC -O2 -g $FP $MAP -o bin/jit src/jit.c
 # system calls in a loop, for deep kernel stacks; dynamic to stay small
 $CC -O2 -g $FP $MAP -o bin/syscalls src/syscalls.c
+# one function made slower by an argument, for pd-diff; dynamic to stay
+# small
+$CC -O2 -g $FP $MAP -o bin/slowdown src/slowdown.c

@@ -83,5 +83,11 @@ check syscalls.data
 # switch-outs); the filter keeps the switches of sleeper and its child
 perf record --no-buildid-cache -e sched:sched_switch --filter 'prev_comm == "sleeper" || next_comm == "sleeper" || prev_comm == "true" || next_comm == "true"' -g -a -o offcpu.data bin/sleeper
 check offcpu.data
+# the same program before and after a deliberate slowdown of checksum()
+# (4 times its work), for pd-diff --report
+perf record --no-buildid-cache -g -e cpu-clock -F 999 -o slowdown-before.data bin/slowdown 300 1
+check slowdown-before.data
+perf record --no-buildid-cache -g -e cpu-clock -F 999 -o slowdown-after.data bin/slowdown 300 4
+check slowdown-after.data
 # the recording kernel's symbols that these files need, for other machines
 ./trim-kallsyms.sh
