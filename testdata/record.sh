@@ -89,5 +89,8 @@ perf record --no-buildid-cache -g -e cpu-clock -F 999 -o slowdown-before.data bi
 check slowdown-before.data
 perf record --no-buildid-cache -g -e cpu-clock -F 999 -o slowdown-after.data bin/slowdown 300 4
 check slowdown-after.data
+# two events with callchains: pd-diff refuses to mix them without --event
+perf record --no-buildid-cache -g -e cpu-clock,task-clock -F 999 -o two-events.data bin/slowdown 100 2
+check two-events.data
 # the recording kernel's symbols that these files need, for other machines
 ./trim-kallsyms.sh
