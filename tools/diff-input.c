@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <perfdata/evsel.h>
 #include <perfdata/features.h>
 #include <perfdata/reader.h>
 
@@ -244,11 +245,38 @@ static void hex_id(const struct pd_build_id *b, char *hex)
 }
 
 /*
- * The file's BUILD_ID feature, to tell whether the two recordings ran
- * the same binaries. Only a seekable input is read twice; a failure here
- * is left for the folding to report.
+ * The one event with callchains, when the file has one: the folder knows
+ * the event only where perf script text shows its name to the parser (a
+ * tracepoint's fields hide it), so the header's is the fallback.
  */
-static void read_buildids(struct diff_input *in, int fd)
+static void header_event(struct diff_input *in, struct pd_reader *r)
+{
+	size_t i, n = pd_reader__nr_evsels(r), found = 0;
+	const struct pd_evsel *one = NULL;
+	char name[256];
+
+	for (i = 0; i < n; i++) {
+		const struct pd_evsel *e = pd_reader__evsel(r, i);
+
+		/* perf's dummy:HG (software, config 9) carries sideband
+		 * records, never samples */
+		if (!e || (e->attr.type == 1 && e->attr.config == 9))
+			continue;
+		if (e->attr.sample_type & PD_SAMPLE_CALLCHAIN) {
+			one = e;
+			found++;
+		}
+	}
+	if (found == 1)
+		in->header_event = strdup(pd_evsel__name(one, r, name, sizeof(name)));
+}
+
+/*
+ * The file's BUILD_ID feature, to tell whether the two recordings ran
+ * the same binaries, and its events. Only a seekable input is read
+ * twice; a failure here is left for the folding to report.
+ */
+static void read_header(struct diff_input *in, int fd)
 {
 	struct pd_reader_opts ro = { .sz = sizeof(ro), .name = in->name };
 	const struct pd_features *ft;
@@ -258,6 +286,12 @@ static void read_buildids(struct diff_input *in, int fd)
 	r = pd_reader__open_fd(fd, &ro);
 	if (!r)
 		return;
+	/* pipe mode: the attrs and features are records at the start */
+	if (pd_reader__read_header(r) < 0) {
+		pd_reader__close(r);
+		return;
+	}
+	header_event(in, r);
 	ft = pd_reader__features(r);
 	if (ft && ft->build_ids.nr) {
 		in->ids = calloc(ft->build_ids.nr, sizeof(*in->ids));
@@ -365,7 +399,7 @@ int diff_input__read(struct diff_input *in, int side, struct diff_table *t,
 		return ret;
 	}
 	if (lseek(fd, 0, SEEK_SET) == 0) {
-		read_buildids(in, fd);
+		read_header(in, fd);
 		if (lseek(fd, 0, SEEK_SET) != 0) {
 			pd_err("%s: %s", in->name, strerror(errno));
 			if (!is_stdin)
@@ -411,6 +445,8 @@ void diff_input__release(struct diff_input *in)
 		free(in->ids[i].file);
 	free(in->ids);
 	free(in->event);
+	free(in->header_event);
+	in->header_event = NULL;
 	in->ids = NULL;
 	in->nr_ids = 0;
 	in->event = NULL;

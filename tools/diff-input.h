@@ -36,6 +36,9 @@ struct diff_input {
 	 * other events that were left out */
 	char *event;
 	uint64_t nr_other_event;
+	/* perf.data read from a file: its one event with callchains, if it
+	 * has one (for the events the folder cannot name) */
+	char *header_event;
 	/* perf.data read from a file: its BUILD_ID feature */
 	struct diff_buildid *ids;
 	size_t nr_ids;

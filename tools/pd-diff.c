@@ -287,6 +287,7 @@ static void parse_option(struct cli *c, int opt, const char *arg)
  */
 static int check_events(const struct cli *c, const struct diff_input in[2])
 {
+	const char *ev[2];
 	int i;
 
 	for (i = 0; i < 2; i++) {
@@ -302,10 +303,12 @@ static int check_events(const struct cli *c, const struct diff_input in[2])
 			pd_warn("%s: no samples of event %s", in[i].name,
 				c->fo.event_filter);
 	}
-	if (in[0].is_data && in[1].is_data && in[0].event && in[1].event &&
-	    strcmp(in[0].event, in[1].event)) {
+	ev[0] = in[0].event ? in[0].event : in[0].header_event;
+	ev[1] = in[1].event ? in[1].event : in[1].header_event;
+	if (in[0].is_data && in[1].is_data && ev[0] && ev[1] &&
+	    strcmp(ev[0], ev[1])) {
 		pd_err("%s has samples of event %s, %s of event %s: counts of different events do not compare",
-		       in[0].name, in[0].event, in[1].name, in[1].event);
+		       in[0].name, ev[0], in[1].name, ev[1]);
 		return PD_EXIT_DATA;
 	}
 	return PD_EXIT_OK;
