@@ -44,6 +44,18 @@ testdata_buildid_cache() {
 	done
 }
 
+# perf script's samples with callchains, from its text on stdin: a
+# header line, frame lines (tab-indented), a blank line; one-line samples
+# (no callchain) left out. What pd-fold --script prints.
+callchain_blocks() {
+	awk '
+	function flush() { if (h != "" && n) printf "%s", buf; h = ""; buf = ""; n = 0 }
+	/^\t/ { if (h != "") { buf = buf $0 "\n"; n++ }; next }
+	/^$/ { if (h != "") { buf = buf "\n"; n++; flush() }; next }
+	{ flush(); h = $0; buf = $0 "\n"; n = 0 }
+	END { flush() }'
+}
+
 # Files perf.data-like under a directory (not oracles or text).
 perf_files() {
 	find "$@" -type f \( -name '*.data' -o -name 'perf.data.*' \) 2>/dev/null |

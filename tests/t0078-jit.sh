@@ -36,16 +36,6 @@ mine_dir=
 mine_map=
 trap 'rm -rf "$tmp" $mine_dir $mine_map' EXIT
 
-# callchain samples of perf script text, as pd-fold --script prints them
-callchain_blocks() {
-	awk '
-	function flush() { if (h != "" && n) printf "%s", buf; h = ""; buf = ""; n = 0 }
-	/^\t/ { if (h != "") { buf = buf $0 "\n"; n++ }; next }
-	/^$/ { if (h != "") { buf = buf "\n"; n++; flush() }; next }
-	{ flush(); h = $0; buf = $0 "\n"; n = 0 }
-	END { flush() }'
-}
-
 OPTS="default --jit --all --pid --addrs --tid"
 opt() { [ "$1" = default ] || echo "$1"; }
 

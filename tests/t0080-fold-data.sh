@@ -17,17 +17,6 @@ fi
 testdata_buildid_cache
 FOLD=$PD_BIN/pd-fold
 
-# perf script's samples with callchains: a header line, frame lines
-# (tab-indented), a blank line; one-line samples left out
-callchain_blocks() {
-	awk '
-	function flush() { if (h != "" && n) printf "%s", buf; h = ""; buf = ""; n = 0 }
-	/^\t/ { if (h != "") { buf = buf $0 "\n"; n++ }; next }
-	/^$/ { if (h != "") { buf = buf "\n"; n++; flush() }; next }
-	{ flush(); h = $0; buf = $0 "\n"; n = 0 }
-	END { flush() }'
-}
-
 # the first event name perf script prints (for --event-filter)
 first_event() {
 	awk '!/^\t/ && NF { for (i = 1; i <= NF; i++) if ($i ~ /:$/ && $i !~ /^[0-9.]+:$/) { sub(/:$/, "", $i); print $i; exit } }' "$1"

@@ -21,16 +21,6 @@ fi
 testdata_buildid_cache
 FOLD=$PD_BIN/pd-fold
 
-# perf script's samples with callchains (as t0080)
-callchain_blocks() {
-	awk '
-	function flush() { if (h != "" && n) printf "%s", buf; h = ""; buf = ""; n = 0 }
-	/^\t/ { if (h != "") { buf = buf $0 "\n"; n++ }; next }
-	/^$/ { if (h != "") { buf = buf "\n"; n++; flush() }; next }
-	{ flush(); h = $0; buf = $0 "\n"; n = 0 }
-	END { flush() }'
-}
-
 # same_script FILE NAME [--no-inline]
 same_script() {
 	perf script -i "$1" $3 2>/dev/null </dev/null | callchain_blocks >"$tmp/want"
