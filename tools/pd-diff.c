@@ -19,9 +19,9 @@
 #include "diff-report.h"
 #include "diff-table.h"
 #include "diff-write.h"
+#include "fold-cli.h"
 #include "fold-data.h"
 #include "fold-inline.h"
-#include "fold-select.h"
 #include "fold.h"
 
 #define MAX_BUILDID_WARNINGS	5
@@ -75,9 +75,6 @@ static void usage(FILE *f)
 
 enum {
 	OPT_REPORT = 256, OPT_SORT, OPT_LIMIT, OPT_THRESHOLD, OPT_FORMAT,
-	OPT_EVENT, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ALL, OPT_ADDRS,
-	OPT_INLINE, OPT_WEIGHT, OPT_CAPTURE, OPT_COMM, OPT_CPU, OPT_TIME,
-	OPT_SYMFS, OPT_KALLSYMS, OPT_VMLINUX, OPT_NO_INLINE,
 };
 
 static const struct option longopts[] = {
@@ -89,24 +86,8 @@ static const struct option longopts[] = {
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "event-filter", required_argument, NULL, OPT_EVENT },
-	{ "pid", no_argument, NULL, OPT_PID },
-	{ "tid", no_argument, NULL, OPT_TID },
-	{ "kernel", no_argument, NULL, OPT_KERNEL },
-	{ "jit", no_argument, NULL, OPT_JIT },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "addrs", no_argument, NULL, OPT_ADDRS },
-	{ "inline", no_argument, NULL, OPT_INLINE },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
-	{ "capture", required_argument, NULL, OPT_CAPTURE },
-	{ "comm", required_argument, NULL, OPT_COMM },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "symfs", required_argument, NULL, OPT_SYMFS },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "event", required_argument, NULL, FOLD_OPT_EVENT },
+	FOLD_CLI_LONGOPTS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -167,84 +148,14 @@ static void parse_report_option(struct cli *c, int opt, const char *arg)
 	}
 }
 
-/* pd-fold's options, with pd-fold's meanings (tools/pd-fold.c). */
-static void parse_fold_option(struct cli *c, int opt, const char *arg)
-{
-	struct fold_opts *fo = &c->fo;
-
-	c->fold_opts_given = true;
-	switch (opt) {
-	case OPT_EVENT:
-		fo->event_filter = arg;
-		break;
-	case OPT_PID:
-		fo->pid = true;
-		break;
-	case OPT_TID:
-		fo->tid = true;
-		break;
-	case OPT_KERNEL:
-		fo->annotate_kernel = true;
-		break;
-	case OPT_JIT:
-		fo->annotate_jit = true;
-		break;
-	case OPT_ALL:
-		fo->annotate_kernel = fo->annotate_jit = true;
-		break;
-	case OPT_ADDRS:
-		fo->addrs = true;
-		break;
-	case OPT_INLINE:
-		fo->inline_frames = c->data.inline_frames = true;
-		break;
-	case OPT_WEIGHT:
-		if (!strcmp(arg, "samples"))
-			fo->weight = FOLD_WEIGHT_SAMPLES;
-		else if (!strcmp(arg, "period"))
-			fo->weight = FOLD_WEIGHT_PERIOD;
-		else
-			pd_usage_error("--weight takes 'samples' or 'period', not '%s'", arg);
-		break;
-	case OPT_CAPTURE:
-		if (!strcmp(arg, "user"))
-			fo->capture = FOLD_CAPTURE_USER;
-		else if (!strcmp(arg, "kernel"))
-			fo->capture = FOLD_CAPTURE_KERNEL;
-		else if (!strcmp(arg, "both"))
-			fo->capture = FOLD_CAPTURE_BOTH;
-		else
-			pd_usage_error("--capture takes 'user', 'kernel' or 'both', not '%s'", arg);
-		break;
-	case OPT_COMM:
-		fo->comm_list = arg;
-		break;
-	case OPT_CPU:
-		fo->cpu_list = arg;
-		break;
-	case OPT_TIME:
-		if (fold_parse_time_range(arg, &fo->time_start_ns, &fo->time_end_ns) < 0)
-			pd_usage_error("--time takes START,END in seconds (e.g. 10.5,12 or 10.5,), not '%s'",
-				       arg);
-		fo->has_time = fo->time_start_ns || fo->time_end_ns;
-		break;
-	case OPT_SYMFS:
-		c->data.symfs = arg;
-		break;
-	case OPT_KALLSYMS:
-		c->data.kallsyms = arg;
-		break;
-	case OPT_VMLINUX:
-		c->data.vmlinux = arg;
-		break;
-	case OPT_NO_INLINE:
-		c->data.no_inline = true;
-		break;
-	}
-}
-
 static void parse_option(struct cli *c, int opt, const char *arg)
 {
+	/* pd-fold's options, with pd-fold's meanings: only perf.data
+	 * inputs use them */
+	if (fold_cli__option(opt, arg, &c->fo, &c->data)) {
+		c->fold_opts_given = true;
+		return;
+	}
 	switch (opt) {
 	case 'n':
 		c->normalize = true;
@@ -274,10 +185,7 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 		usage(stdout);
 		exit(PD_EXIT_OK);
 	default:
-		if (opt >= OPT_EVENT && opt <= OPT_NO_INLINE)
-			parse_fold_option(c, opt, arg);
-		else
-			pd_usage_error("unknown option");
+		pd_usage_error("unknown option");
 	}
 }
 

@@ -14,10 +14,10 @@
 
 #include "common/cli.h"
 #include "fold.h"
+#include "fold-cli.h"
 #include "fold-data.h"
 #include "fold-inline.h"
 #include "fold-script.h"
-#include "fold-select.h"
 
 static void usage(FILE *f)
 {
@@ -80,39 +80,20 @@ static void usage(FILE *f)
 }
 
 enum {
-	OPT_INPUT = 256, OPT_MERGE, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT,
-	OPT_ALL, OPT_ADDRS, OPT_INLINE, OPT_CONTEXT, OPT_EVENT, OPT_WEIGHT,
-	OPT_CAPTURE, OPT_COMM, OPT_CPU, OPT_TIME, OPT_FILTER, OPT_FILTER_MARK,
-	OPT_SYMFS, OPT_KALLSYMS, OPT_VMLINUX, OPT_OFF_CPU, OPT_SCRIPT,
-	OPT_NO_INLINE,
+	OPT_INPUT = 256, OPT_MERGE, OPT_CONTEXT, OPT_FILTER, OPT_FILTER_MARK,
+	OPT_OFF_CPU, OPT_SCRIPT,
 };
 
 static const struct option longopts[] = {
 	{ "input", required_argument, NULL, OPT_INPUT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "merge", no_argument, NULL, OPT_MERGE },
-	{ "pid", no_argument, NULL, OPT_PID },
-	{ "tid", no_argument, NULL, OPT_TID },
-	{ "kernel", no_argument, NULL, OPT_KERNEL },
-	{ "jit", no_argument, NULL, OPT_JIT },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "addrs", no_argument, NULL, OPT_ADDRS },
-	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "context", no_argument, NULL, OPT_CONTEXT },
-	{ "event-filter", required_argument, NULL, OPT_EVENT },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
-	{ "capture", required_argument, NULL, OPT_CAPTURE },
-	{ "comm", required_argument, NULL, OPT_COMM },
-	{ "cpu", required_argument, NULL, OPT_CPU },
-	{ "time", required_argument, NULL, OPT_TIME },
 	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "filter-mark", no_argument, NULL, OPT_FILTER_MARK },
-	{ "symfs", required_argument, NULL, OPT_SYMFS },
-	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "script", no_argument, NULL, OPT_SCRIPT },
-	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	FOLD_CLI_LONGOPTS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -145,6 +126,8 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 {
 	struct fold_opts *fo = &c->fo;
 
+	if (fold_cli__option(opt, arg, fo, &c->data))
+		return;
 	switch (opt) {
 	case 'i':
 		c->input = arg;
@@ -164,62 +147,8 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 	case OPT_MERGE:
 		c->merge = true;
 		break;
-	case OPT_PID:
-		fo->pid = true;
-		break;
-	case OPT_TID:
-		fo->tid = true;
-		break;
-	case OPT_KERNEL:
-		fo->annotate_kernel = true;
-		break;
-	case OPT_JIT:
-		fo->annotate_jit = true;
-		break;
-	case OPT_ALL:
-		fo->annotate_kernel = fo->annotate_jit = true;
-		break;
-	case OPT_ADDRS:
-		fo->addrs = true;
-		break;
-	case OPT_INLINE:
-		fo->inline_frames = c->data.inline_frames = true;
-		break;
 	case OPT_CONTEXT:
 		fo->context = true;
-		break;
-	case OPT_EVENT:
-		fo->event_filter = arg;
-		break;
-	case OPT_WEIGHT:
-		if (!strcmp(arg, "samples"))
-			fo->weight = FOLD_WEIGHT_SAMPLES;
-		else if (!strcmp(arg, "period"))
-			fo->weight = FOLD_WEIGHT_PERIOD;
-		else
-			pd_usage_error("--weight takes 'samples' or 'period', not '%s'", arg);
-		break;
-	case OPT_CAPTURE:
-		if (!strcmp(arg, "user"))
-			fo->capture = FOLD_CAPTURE_USER;
-		else if (!strcmp(arg, "kernel"))
-			fo->capture = FOLD_CAPTURE_KERNEL;
-		else if (!strcmp(arg, "both"))
-			fo->capture = FOLD_CAPTURE_BOTH;
-		else
-			pd_usage_error("--capture takes 'user', 'kernel' or 'both', not '%s'", arg);
-		break;
-	case OPT_COMM:
-		fo->comm_list = arg;
-		break;
-	case OPT_CPU:
-		fo->cpu_list = arg;
-		break;
-	case OPT_TIME:
-		if (fold_parse_time_range(arg, &fo->time_start_ns, &fo->time_end_ns) < 0)
-			pd_usage_error("--time takes START,END in seconds (e.g. 10.5,12 or 10.5,), not '%s'",
-				       arg);
-		fo->has_time = fo->time_start_ns || fo->time_end_ns;
 		break;
 	case OPT_FILTER:
 		parse_filter(fo, arg);
@@ -227,23 +156,11 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 	case OPT_FILTER_MARK:
 		fo->filter_mark = true;
 		break;
-	case OPT_SYMFS:
-		c->data.symfs = arg;
-		break;
-	case OPT_KALLSYMS:
-		c->data.kallsyms = arg;
-		break;
-	case OPT_VMLINUX:
-		c->data.vmlinux = arg;
-		break;
 	case OPT_OFF_CPU:
 		c->data.off_cpu = true;
 		break;
 	case OPT_SCRIPT:
 		c->print_script = true;
-		break;
-	case OPT_NO_INLINE:
-		c->data.no_inline = true;
 		break;
 	case 'q':
 		pd_quiet = true;

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+/* The shared folding options: see fold-cli.h. */
+#include <string.h>
+
+#include "common/cli.h"
+#include "fold-cli.h"
+#include "fold-select.h"
+
+bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
+		      struct fold_data_opts *data)
+{
+	switch (opt) {
+	case FOLD_OPT_PID:
+		fo->pid = true;
+		break;
+	case FOLD_OPT_TID:
+		fo->tid = true;
+		break;
+	case FOLD_OPT_KERNEL:
+		fo->annotate_kernel = true;
+		break;
+	case FOLD_OPT_JIT:
+		fo->annotate_jit = true;
+		break;
+	case FOLD_OPT_ALL:
+		fo->annotate_kernel = fo->annotate_jit = true;
+		break;
+	case FOLD_OPT_ADDRS:
+		fo->addrs = true;
+		break;
+	case FOLD_OPT_INLINE:
+		fo->inline_frames = data->inline_frames = true;
+		break;
+	case FOLD_OPT_NO_INLINE:
+		data->no_inline = true;
+		break;
+	case FOLD_OPT_EVENT:
+		fo->event_filter = arg;
+		break;
+	case FOLD_OPT_WEIGHT:
+		if (!strcmp(arg, "samples"))
+			fo->weight = FOLD_WEIGHT_SAMPLES;
+		else if (!strcmp(arg, "period"))
+			fo->weight = FOLD_WEIGHT_PERIOD;
+		else
+			pd_usage_error("--weight takes 'samples' or 'period', not '%s'", arg);
+		break;
+	case FOLD_OPT_CAPTURE:
+		if (!strcmp(arg, "user"))
+			fo->capture = FOLD_CAPTURE_USER;
+		else if (!strcmp(arg, "kernel"))
+			fo->capture = FOLD_CAPTURE_KERNEL;
+		else if (!strcmp(arg, "both"))
+			fo->capture = FOLD_CAPTURE_BOTH;
+		else
+			pd_usage_error("--capture takes 'user', 'kernel' or 'both', not '%s'", arg);
+		break;
+	case FOLD_OPT_COMM:
+		fo->comm_list = arg;
+		break;
+	case FOLD_OPT_CPU:
+		fo->cpu_list = arg;
+		break;
+	case FOLD_OPT_TIME:
+		if (fold_parse_time_range(arg, &fo->time_start_ns, &fo->time_end_ns) < 0)
+			pd_usage_error("--time takes START,END in seconds (e.g. 10.5,12 or 10.5,), not '%s'",
+				       arg);
+		fo->has_time = fo->time_start_ns || fo->time_end_ns;
+		break;
+	case FOLD_OPT_SYMFS:
+		data->symfs = arg;
+		break;
+	case FOLD_OPT_KALLSYMS:
+		data->kallsyms = arg;
+		break;
+	case FOLD_OPT_VMLINUX:
+		data->vmlinux = arg;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
