@@ -6,7 +6,8 @@
 #  - `pd-fold [OPT] FILE` equals `perf script -i FILE | pd-fold
 #    --input=script [OPT]` for each of stackcollapse-perf.pl's options and
 #    ours, where --input=script is itself checked against FlameGraph's
-#    oracles (t0070); with PD_STACKCOLLAPSE set (the path of
+#    oracles (t0070), and with --filter (frames folded once and replayed
+#    must give what folding each frame's text gives); with PD_STACKCOLLAPSE set (the path of
 #    stackcollapse-perf.pl), also against the script itself.
 . "$(dirname "$0")/lib.sh"
 
@@ -21,6 +22,11 @@ FOLD=$PD_BIN/pd-fold
 first_event() {
 	awk '!/^\t/ && NF { for (i = 1; i <= NF; i++) if ($i ~ /:$/ && $i !~ /^[0-9.]+:$/) { sub(/:$/, "", $i); print $i; exit } }' "$1"
 }
+
+# --filter: frames dropped by module and kept by name, each with and
+# without the "(cut)" marks that depend on the frames around them
+printf 'EXEC kernel\nOR\nSYM ^_\n' >"$tmp/deny"
+printf 'ANY (main|start)\n' >"$tmp/allow"
 
 files=$(ls "$TD"/*.data | grep -v '/stat\.data$'; perf_files "$PD_CORPUS")
 nfiles=0
@@ -55,7 +61,9 @@ for f in $files; do
 		    "--inline" "--inline --context" "--event-filter=$ev" \
 		    "--weight=samples" "--weight=period" "--capture=user" \
 		    "--capture=kernel" ${cpu:+"--cpu=$cpu"} ${comm:+"--comm=$comm"} \
-		    ${t0:+"--time=$t0,"} "--pid --all --addrs"; do
+		    ${t0:+"--time=$t0,"} "--pid --all --addrs" \
+		    "--filter=deny:$tmp/deny" "--filter=deny:$tmp/deny --filter-mark" \
+		    "--filter=allow:$tmp/allow --filter-mark"; do
 		# shellcheck disable=SC2086
 		"$FOLD" --input=script $opts <"$tmp/ps" >"$tmp/want" 2>/dev/null
 		# shellcheck disable=SC2086

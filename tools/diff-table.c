@@ -1,64 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * Open addressing with linear probing over entry pointers; entries and
- * key bytes live in arena blocks freed all at once.
+ * key bytes live in the arena (common/arena.h).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/arena.h"
 #include "diff-table.h"
-
-#define BLOCK_SIZE	(1u << 20)
-
-struct block {
-	struct block *next;
-	size_t used, size;
-	char data[];
-};
 
 struct diff_table {
 	struct diff_entry **slots;
 	size_t nr_slots;	/* a power of two */
 	size_t count;
-	struct block *blocks;
+	struct tool_arena arena;
 };
-
-/* FNV-1a: keys are short text, and this is not exposed to attackers
- * beyond slowing down their own run. */
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-static void *arena_alloc(struct diff_table *t, size_t size)
-{
-	struct block *b = t->blocks;
-	void *p;
-
-	size = (size + 15) & ~(size_t)15;
-	if (!b || b->size - b->used < size) {
-		size_t bsize = size > BLOCK_SIZE ? size : BLOCK_SIZE;
-
-		b = malloc(sizeof(*b) + bsize);
-		if (!b)
-			return NULL;
-		b->next = t->blocks;
-		b->used = 0;
-		b->size = bsize;
-		t->blocks = b;
-	}
-	p = b->data + b->used;
-	b->used += size;
-	return p;
-}
 
 struct diff_table *diff_table__new(void)
 {
@@ -77,14 +34,9 @@ struct diff_table *diff_table__new(void)
 
 void diff_table__free(struct diff_table *t)
 {
-	struct block *b, *next;
-
 	if (!t)
 		return;
-	for (b = t->blocks; b; b = next) {
-		next = b->next;
-		free(b);
-	}
+	tool_arena__free(&t->arena);
 	free(t->slots);
 	free(t);
 }
@@ -114,7 +66,7 @@ static int grow(struct diff_table *t)
 struct diff_entry *diff_table__get(struct diff_table *t, const char *key,
 				   size_t len)
 {
-	uint64_t h = hash_bytes(key, len);
+	uint64_t h = tool_hash_bytes(key, len);
 	struct diff_entry *e;
 	char *k;
 	size_t i;
@@ -134,8 +86,8 @@ struct diff_entry *diff_table__get(struct diff_table *t, const char *key,
 		     i = (i + 1) & (t->nr_slots - 1))
 			;
 	}
-	e = arena_alloc(t, sizeof(*e));
-	k = len ? arena_alloc(t, len) : (char *)"";
+	e = tool_arena__alloc(&t->arena, sizeof(*e));
+	k = len ? tool_arena__alloc(&t->arena, len) : (char *)"";
 	if (!e || !k) {
 		errno = ENOMEM;
 		return NULL;

@@ -20,6 +20,7 @@
 #include <perfdata/unwind.h>
 
 #include "common/cli.h"
+#include "fold.h"
 #include "fold-data.h"
 #include "fold-offcpu.h"
 #include "fold-script.h"
@@ -66,6 +67,28 @@ static void emit(struct fold_run *run, size_t len)
 	} else {
 		fold_script_parser__line(run->parser, run->line, len);
 	}
+}
+
+/*
+ * A frame's line folds the same wherever the frame shows the same symbol
+ * and module (the text holds nothing else the folding reads but the
+ * address, and the folder knows when that matters): fold its text once,
+ * then replay the result.
+ */
+static void emit_frame(struct fold_run *run, const struct pd_frame *fr)
+{
+	size_t len;
+
+	if (run->o->script_out) {
+		emit(run, script_text__frame(fr, run->line, sizeof(run->line)));
+		return;
+	}
+	if (folder__replay(run->f, fr->sym, fr->dso_name, fr->inline_name))
+		return;
+	len = script_text__frame(fr, run->line, sizeof(run->line));
+	folder__record_begin(run->f, fr->sym, fr->dso_name, fr->inline_name);
+	fold_script_parser__line(run->parser, run->line, len);
+	folder__record_end(run->f);
 }
 
 static int fold_one(struct fold_run *run, const struct pd_event *ev);
@@ -127,8 +150,7 @@ static int fold_one(struct fold_run *run, const struct pd_event *ev)
 	emit(run, script_text__header(run->st, ev, t, run->line,
 				      sizeof(run->line)));
 	for (i = 0; i < n; i++)
-		emit(run, script_text__frame(&run->frames[i], run->line,
-					     sizeof(run->line)));
+		emit_frame(run, &run->frames[i]);
 	run->line[0] = '\0';
 	emit(run, 0);
 	return 0;

@@ -7,9 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/arena.h"
 #include "fold-table.h"
-
-#define ARENA_BLOCK	(1u << 20)
 
 struct fold_entry {
 	uint64_t hash;		/* 0: empty slot */
@@ -18,17 +17,11 @@ struct fold_entry {
 	size_t len;
 };
 
-struct arena_block {
-	struct arena_block *next;
-	size_t used, size;
-	char data[];
-};
-
 struct fold_table {
 	struct fold_entry *slots;
 	size_t mask;		/* slots - 1, a power of two minus one */
 	size_t used;
-	struct arena_block *blocks;
+	struct tool_arena arena;
 };
 
 struct fold_table *fold_table__new(void)
@@ -48,63 +41,11 @@ struct fold_table *fold_table__new(void)
 
 void fold_table__free(struct fold_table *t)
 {
-	struct arena_block *b, *next;
-
 	if (!t)
 		return;
-	for (b = t->blocks; b; b = next) {
-		next = b->next;
-		free(b);
-	}
+	tool_arena__free(&t->arena);
 	free(t->slots);
 	free(t);
-}
-
-/*
- * Eight bytes per step: stacks are long (hundreds of bytes) and hashed
- * once per sample, so a byte-at-a-time hash would show in profiles.
- */
-static uint64_t hash_bytes(const char *p, size_t len)
-{
-	const uint64_t m = 0x9e3779b97f4a7c15ull;
-	uint64_t h = len * m, w;
-
-	for (; len >= 8; p += 8, len -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * m;
-		h ^= h >> 32;
-	}
-	if (len) {
-		w = 0;
-		memcpy(&w, p, len);
-		h = (h ^ w) * m;
-	}
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 32;
-	return h ? h : 1;
-}
-
-static char *arena_copy(struct fold_table *t, const char *key, size_t len)
-{
-	struct arena_block *b = t->blocks;
-	char *p;
-
-	if (!b || b->size - b->used < len) {
-		size_t size = len > ARENA_BLOCK ? len : ARENA_BLOCK;
-
-		b = malloc(sizeof(*b) + size);
-		if (!b)
-			return NULL;
-		b->size = size;
-		b->used = 0;
-		b->next = t->blocks;
-		t->blocks = b;
-	}
-	p = b->data + b->used;
-	b->used += len;
-	memcpy(p, key, len);
-	return p;
 }
 
 static int grow(struct fold_table *t)
@@ -130,7 +71,7 @@ static int grow(struct fold_table *t)
 int fold_table__add(struct fold_table *t, const char *key, size_t len,
 		    uint64_t count)
 {
-	uint64_t h = hash_bytes(key, len);
+	uint64_t h = tool_hash_bytes(key, len);
 	struct fold_entry *e;
 	size_t i;
 
@@ -143,7 +84,7 @@ int fold_table__add(struct fold_table *t, const char *key, size_t len,
 			return 0;
 		}
 	}
-	e->key = arena_copy(t, key, len);
+	e->key = tool_arena__copy(&t->arena, key, len);
 	if (!e->key)
 		return -ENOMEM;
 	e->hash = h;

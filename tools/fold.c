@@ -17,16 +17,13 @@
 #include "fold.h"
 #include "fold-filter.h"
 #include "fold-inline.h"
+#include "fold-memo.h"
 #include "fold-select.h"
 #include "fold-table.h"
 
 struct buf {
 	char *p;
 	size_t len, cap;
-};
-
-struct span {
-	size_t off, len;
 };
 
 struct folder {
@@ -52,7 +49,7 @@ struct folder {
 	struct buf pname;
 	uint64_t count;
 	struct buf text;	/* frame names, leaf first */
-	struct span *frames;
+	struct fold_span *frames;
 	size_t nframes, frames_cap;
 	bool last_cut;		/* the last frame pushed is a (cut) mark */
 
@@ -60,10 +57,17 @@ struct folder {
 	struct buf mod;
 	bool mod_kernel, mod_jit, mod_no_inline;
 
+	/* frames folded once per key (fold-memo.h); NULL: --filter-mark */
+	struct fold_memo *memo;
+	bool recording, rec_ok;
+	unsigned int rec_calls;
+	struct fold_memo_key rec_key;
+	size_t rec_first;
+
 	struct buf name;	/* one frame's name while it is tidied */
 	struct buf unknown;	/* "[module]" for "[unknown]" symbols */
 	struct buf key;		/* the folded stack */
-	struct span *parts;	/* a frame's "a->b" parts */
+	struct fold_span *parts;	/* a frame's "a->b" parts */
 	size_t parts_cap;
 };
 
@@ -116,6 +120,12 @@ struct folder *folder__new(const struct fold_opts *opts)
 		if (!f->event)
 			goto fail;
 	}
+	/* --filter-mark's cut depends on the frames before: no replay */
+	if (!opts->filter_mark) {
+		f->memo = fold_memo__new();
+		if (!f->memo)
+			goto fail;
+	}
 	f->select = fold_select__new(opts->comm_list, opts->cpu_list);
 	if (!f->select)
 		goto fail;
@@ -145,6 +155,7 @@ void folder__free(struct folder *f)
 	if (!f)
 		return;
 	fold_table__free(f->table);
+	fold_memo__free(f->memo);
 	fold_select__free(f->select);
 	fold_filter__free(f->allow);
 	fold_filter__free(f->deny);
@@ -337,7 +348,7 @@ static int push_span(struct folder *f, size_t off, size_t len)
 {
 	if (f->nframes == f->frames_cap) {
 		size_t cap = f->frames_cap ? f->frames_cap * 2 : 64;
-		struct span *v = realloc(f->frames, cap * sizeof(*v));
+		struct fold_span *v = realloc(f->frames, cap * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
@@ -447,6 +458,7 @@ static int unknown_name(struct folder *f, const char *pc, const char *mod)
 	if (!err)
 		err = buf_adds(b, base);
 	if (!err && f->o.addrs) {
+		f->rec_ok = false;	/* the name holds the address */
 		err = buf_add(b, " <", 2);
 		if (!err)
 			err = buf_adds(b, pc);
@@ -561,7 +573,7 @@ static size_t split_parts(struct folder *f, const char *sym, size_t len)
 			continue;
 		if (n == f->parts_cap) {
 			size_t cap = f->parts_cap ? f->parts_cap * 2 : 8;
-			struct span *v = realloc(f->parts, cap * sizeof(*v));
+			struct fold_span *v = realloc(f->parts, cap * sizeof(*v));
 
 			if (!v) {
 				f->failed = true;
@@ -591,6 +603,7 @@ void folder__frame(struct folder *f, const char *pc, const char *sym,
 
 	if (!f->open)
 		return;
+	f->rec_calls++;
 	if (!f->mod.p || strcmp(mod, f->mod.p)) {
 		f->mod.len = 0;
 		if (buf_adds(&f->mod, mod) < 0) {
@@ -606,7 +619,10 @@ void folder__frame(struct folder *f, const char *pc, const char *sym,
 	    (f->o.capture == FOLD_CAPTURE_KERNEL && !kernel))
 		return;
 	if (f->o.inliner && !f->mod_no_inline) {
-		const char *res = fold_inline__lookup(f->o.inliner, pc, sym, mod,
+		const char *res;
+
+		f->rec_ok = false;	/* looked up by address */
+		res = fold_inline__lookup(f->o.inliner, pc, sym, mod,
 						      f->o.context);
 
 		if (res && *res && strcmp(res, "??") && strcmp(res, "??:??:0")) {
@@ -645,6 +661,68 @@ void folder__frame(struct folder *f, const char *pc, const char *sym,
 		}
 		push_name(f, annotation);
 	}
+}
+
+static void memo_key(struct fold_memo_key *k, const struct folder *f,
+		     const void *a, const void *b, const void *c)
+{
+	k->a = a;
+	k->b = b;
+	k->c = c;
+	k->flags = f->java;	/* java tidying */
+}
+
+bool folder__replay(struct folder *f, const void *a, const void *b,
+		    const void *c)
+{
+	const struct fold_memo_entry *e;
+	struct fold_memo_key k;
+	uint32_t i;
+
+	if (!f->open)
+		return true;	/* folder__frame() would ignore it */
+	if (!f->memo)
+		return false;
+	memo_key(&k, f, a, b, c);
+	e = fold_memo__find(f->memo, &k);
+	if (!e)
+		return false;
+	for (i = 0; i < e->nr; i++) {
+		size_t off = f->text.len;
+
+		if (buf_add(&f->text, e->names[i], e->lens[i]) < 0 ||
+		    push_span(f, off, e->lens[i]) < 0) {
+			f->failed = true;
+			return true;
+		}
+		f->last_cut = false;
+	}
+	return true;
+}
+
+void folder__record_begin(struct folder *f, const void *a, const void *b,
+			  const void *c)
+{
+	if (!f->memo || !f->open)
+		return;
+	memo_key(&f->rec_key, f, a, b, c);
+	f->recording = true;
+	f->rec_ok = true;
+	f->rec_calls = 0;
+	f->rec_first = f->nframes;
+}
+
+void folder__record_end(struct folder *f)
+{
+	if (!f->recording)
+		return;
+	f->recording = false;
+	/* one frame line folded, with nothing but its symbol and module */
+	if (f->rec_ok && f->rec_calls == 1 && f->nframes >= f->rec_first &&
+	    fold_memo__store(f->memo, &f->rec_key, f->text.p,
+			     f->frames + f->rec_first,
+			     f->nframes - f->rec_first) < 0)
+		f->failed = true;
 }
 
 void folder__end(struct folder *f)

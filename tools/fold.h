@@ -96,6 +96,22 @@ bool folder__begin(struct folder *f, const struct fold_sample *s);
 void folder__frame(struct folder *f, const char *pc, const char *sym,
 		   const char *mod);
 
+/*
+ * Frames folded once per key: a caller that knows two frames print alike
+ * (the same symbol and module objects, pointers stable for the run) asks
+ * folder__replay() first; it pushes what the key's frame folded to
+ * before and returns true, or returns false when there is nothing to
+ * replay. The caller then folds the frame's text as usual between
+ * folder__record_begin() and folder__record_end(), which keep the result
+ * under the key unless it depended on the frame's address (--inline,
+ * --addrs on unknown symbols) or on the frames around it (--filter-mark).
+ */
+bool folder__replay(struct folder *f, const void *a, const void *b,
+		    const void *c);
+void folder__record_begin(struct folder *f, const void *a, const void *b,
+			  const void *c);
+void folder__record_end(struct folder *f);
+
 /* End the sample (the blank line after a callchain). */
 void folder__end(struct folder *f);
 

@@ -145,41 +145,108 @@ bool script_text__is_offcpu_time(struct script_text *st,
 	return f && !strcmp(f->name, "offcpu-time");
 }
 
+/*
+ * The header is printed once per sample: formatted by hand, since
+ * snprintf's format parsing would cost more than all the folding that
+ * follows. Each helper writes what the printf conversion in its comment
+ * would, truncating at the buffer's end.
+ */
+struct out {
+	char *p;
+	size_t n, size;		/* size > 0; p[n] is kept a NUL */
+};
+
+static void put_bytes(struct out *o, const char *s, size_t len)
+{
+	if (len > o->size - 1 - o->n)
+		len = o->size - 1 - o->n;
+	memcpy(o->p + o->n, s, len);
+	o->n += len;
+	o->p[o->n] = '\0';
+}
+
+/* "%*s" */
+static void put_str(struct out *o, const char *s, int width)
+{
+	static const char blanks[] = "                                ";
+	size_t len = strlen(s);
+
+	while (width > 0 && (size_t)width > len) {
+		size_t k = (size_t)width - len;
+
+		if (k > sizeof(blanks) - 1)
+			k = sizeof(blanks) - 1;
+		put_bytes(o, blanks, k);
+		width -= k;
+	}
+	put_bytes(o, s, len);
+}
+
+/* "%*lu", or "%0*lu" with zero */
+static void put_u64(struct out *o, uint64_t v, int width, bool zero)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	while (buf + sizeof(buf) - 1 - p < width)
+		*--p = zero ? '0' : ' ';
+	put_bytes(o, p, buf + sizeof(buf) - 1 - p);
+}
+
+/* "%5d" */
+static void put_i32_5(struct out *o, int32_t v)
+{
+	char num[16];
+
+	if (v >= 0) {
+		put_u64(o, (uint64_t)v, 5, false);
+		return;
+	}
+	snprintf(num, sizeof(num), "%5d", v);
+	put_bytes(o, num, strlen(num));
+}
+
 size_t script_text__header(struct script_text *st, const struct pd_event *ev,
 			   const struct pd_thread *t, char *buf, size_t size)
 {
 	const struct evsel_fmt *f = fmt_of(st, ev);
 	const struct pd_sample *s = &ev->u.sample;
 	const char *comm = t ? pd_thread__comm(t) : ":-1";
-	size_t n = 0;
-
-#define PUT(...) do {							\
-		int _k = snprintf(buf + n, size - n, __VA_ARGS__);	\
-		if (_k > 0)						\
-			n += (size_t)_k < size - n ? (size_t)_k : size - n - 1; \
-	} while (0)
+	struct out o = { .p = buf, .size = size };
 
 	buf[0] = '\0';
 	if (!f)
 		return 0;
-	if (f->show_ip && f->has_callchain)
-		PUT("%s ", comm);
-	else
-		PUT("%16s ", comm);
-	if (f->show_tid)
-		PUT("%5d ", (int32_t)s->tid);
-	if (f->show_cpu)
-		PUT("[%03u] ", s->cpu);
-	if (f->show_time)
-		PUT("%5" PRIu64 ".%06" PRIu64 ": ", s->time / 1000000000,
-		    s->time % 1000000000 / 1000);
-	if (f->show_period)
-		PUT("%10" PRIu64 " ", s->period);
-	PUT("%*s: ", st->name_width, f->name);
+	put_str(&o, comm, f->show_ip && f->has_callchain ? 0 : 16);
+	put_bytes(&o, " ", 1);
+	if (f->show_tid) {
+		put_i32_5(&o, (int32_t)s->tid);
+		put_bytes(&o, " ", 1);
+	}
+	if (f->show_cpu) {
+		put_bytes(&o, "[", 1);
+		put_u64(&o, s->cpu, 3, true);
+		put_bytes(&o, "] ", 2);
+	}
+	if (f->show_time) {
+		put_u64(&o, s->time / 1000000000, 5, false);
+		put_bytes(&o, ".", 1);
+		put_u64(&o, s->time % 1000000000 / 1000, 6, true);
+		put_bytes(&o, ": ", 2);
+	}
+	if (f->show_period) {
+		put_u64(&o, s->period, 10, false);
+		put_bytes(&o, " ", 1);
+	}
+	put_str(&o, f->name, st->name_width);
+	put_bytes(&o, ": ", 2);
 	if (f->has_tail)
-		PUT("...");
-#undef PUT
-	return n;
+		put_bytes(&o, "...", 3);
+	return o.n;
 }
 
 size_t script_text__frame(const struct pd_frame *f, char *buf, size_t size)
