@@ -34,3 +34,7 @@ $CC -O2 -g $FP $MAP -o bin/syscalls src/syscalls.c
 # one function made slower by an argument, for pd-diff; dynamic to stay
 # small
 $CC -O2 -g $FP $MAP -o bin/slowdown src/slowdown.c
+# calls through the PLT, for perf's naming of .plt stubs (_init or
+# NAME@plt); -fno-builtin keeps abs() and friends calls; dynamic, since
+# static programs have no PLT
+$CC -O2 -g $FP -fno-builtin $MAP -o bin/plt src/plt.c

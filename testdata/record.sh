@@ -92,5 +92,8 @@ check slowdown-after.data
 # two events with callchains: pd-diff refuses to mix them without --event
 perf record --no-buildid-cache -g -e cpu-clock,task-clock -F 999 -o two-events.data bin/slowdown 100 2
 check two-events.data
+# samples in .plt stubs, which perf names _init or NAME@plt
+perf record --no-buildid-cache -g -e cpu-clock -F 999 -o plt.data bin/plt 70000000
+check plt.data
 # the recording kernel's symbols that these files need, for other machines
 ./trim-kallsyms.sh

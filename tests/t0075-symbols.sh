@@ -153,6 +153,20 @@ for f in inl threads fp; do
 	done
 done
 
+# .plt stubs: perf names them after the _init stretched over them or
+# after NAME@plt, as its symbol tree's shape decides; plt.data has both
+perf script -i "$TD/plt.data" -F ip,sym,dso 2>/dev/null </dev/null |
+	awk '/bin\/plt\)/ && ($2 == "_init" || $2 ~ /@plt$/) { print $1, $2 }' |
+	sort | uniq -c >"$tmp/plt-want"
+"$PD_BIN/pd-fold" --script "$TD/plt.data" 2>/dev/null |
+	awk '/bin\/plt\)/ && ($2 ~ /^_init\+/ || $2 ~ /@plt\+/) { sub(/\+0x[0-9a-f]+$/, "", $2); print $1, $2 }' |
+	sort | uniq -c >"$tmp/plt-got"
+check "plt.data: perf names some .plt stubs _init and others NAME@plt" \
+	sh -c "grep -q ' _init\$' '$tmp/plt-want' && grep -q '@plt\$' '$tmp/plt-want'"
+check "plt.data: .plt frames named as perf names them ($(awk '{ n += $1 } END { print n + 0 }' "$tmp/plt-want") frames)" \
+	cmp -s "$tmp/plt-want" "$tmp/plt-got"
+diff "$tmp/plt-want" "$tmp/plt-got" | head -5
+
 # kallsyms: a sample of text symbols, each found at its own address
 if [ -r /proc/kallsyms ] && ! head -1 /proc/kallsyms | grep -q '^0*[[:space:]]'; then
 	awk '$2 == "T" || $2 == "t" {print}' /proc/kallsyms | awk 'NR % 997 == 1' |

@@ -67,6 +67,8 @@ static void dso_free(struct pd_dso *d)
 
 	sym_inline__free(d->dw);
 	free(d->syms);
+	free(d->sym_left);
+	free(d->sym_right);
 	free(d->sym_module);
 	for (i = 0; i < d->nr_modules; i++)
 		free(d->modules[i]);

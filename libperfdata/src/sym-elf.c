@@ -549,11 +549,13 @@ int sym_elf__load(struct pd_dso *d)
 {
 	struct symsrc ss[2], cand;
 	struct symsrc *syms = NULL, *rt = NULL;
-	struct sym_vec sv = { 0 };
+	struct sym_rbtree tree;
+	struct sym_vec sv = { .tree = &tree };
 	char tmp[4096];
 	int i, n, ret = 0;
 	size_t used = 0;
 
+	sym_rbtree__init(&tree);
 	elf_version(EV_CURRENT);
 	ss[0].fd = ss[1].fd = cand.fd = -1;
 	ss[0].elf = ss[1].elf = cand.elf = NULL;
@@ -635,6 +637,7 @@ int sym_elf__load(struct pd_dso *d)
 	d->loaded = d->nr_syms > 0;
 out:
 	free(sv.v);
+	sym_rbtree__release(&tree);
 	symsrc_close(&ss[0]);
 	symsrc_close(&ss[1]);
 	return ret;

@@ -11,6 +11,7 @@
 
 #include "arena.h"
 #include "internal.h"
+#include "sym-rbtree.h"
 
 #define PD_BUILD_ID_MAX 20
 
@@ -28,6 +29,13 @@ struct sym_new {
 struct sym_vec {
 	struct sym_new *v;
 	size_t nr, alloc;
+	uint32_t next_seq;
+	/*
+	 * When set, every push and every symbols__fixup_duplicate() erasure
+	 * is replayed on perf's tree shape (sym-rbtree.h), which then
+	 * answers lookups where symbols overlap.
+	 */
+	struct sym_rbtree *tree;
 };
 
 int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
@@ -63,6 +71,13 @@ struct pd_dso {
 	struct pd_sym *syms;		/* sorted by start */
 	uint16_t *sym_module;		/* kernel: 1 + module index, or 0 */
 	size_t nr_syms;
+	bool syms_overlap;		/* some address is in two symbols */
+	/*
+	 * Where symbols overlap and perf's tree shape is known: its
+	 * children (indexes into syms, -1 for none) and root.
+	 */
+	int32_t *sym_left, *sym_right;
+	int32_t sym_root;
 	char **modules;			/* kernel: "[ext4]" */
 	size_t nr_modules;
 	bool loaded;
@@ -100,6 +115,7 @@ struct pd_symbolizer {
 struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
 			    const char *path);
 /* Takes the symbols of sv into d (sorted, fixed up by the caller). */
+/* sv sorted by start (and sequence); its tree, if any, stays the caller's. */
 int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
 /* symfs + path into buf (perf's __symbol__join_symfs). */
 void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,

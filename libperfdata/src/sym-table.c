@@ -3,7 +3,8 @@
  * Symbol tables: built the way perf 6.1 builds its rb-trees (insertion
  * order kept among equal starts, symbols__fixup_end(),
  * symbols__fixup_duplicate() with choose_best_symbol()), then stored as
- * one sorted array searched by bisection.
+ * one sorted array searched by bisection; where symbols overlap, the
+ * search follows perf's tree shape (sym-rbtree.h) when it is known.
  */
 #include <elf.h>
 #include <errno.h>
@@ -31,10 +32,12 @@ int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
 	/* perf's symbol__new(): a zero size leaves end == start */
 	n->end = start + size;
 	n->name = name;
-	n->seq = (uint32_t)sv->nr;
+	n->seq = sv->next_seq++;
 	n->bind = bind;
 	n->module = 0;
 	sv->nr++;
+	if (sv->tree)
+		sym_rbtree__insert(sv->tree, n->seq, start);
 	return 0;
 }
 
@@ -133,13 +136,54 @@ void sym_vec__fixup_duplicate(struct sym_vec *sv)
 
 	for (i = 0; i < sv->nr; i++) {
 		if (out && sv->v[out - 1].start == sv->v[i].start) {
-			if (!choose_a(&sv->v[out - 1], &sv->v[i]))
+			if (choose_a(&sv->v[out - 1], &sv->v[i])) {
+				if (sv->tree)
+					sym_rbtree__erase(sv->tree, sv->v[i].seq);
+			} else {
+				if (sv->tree)
+					sym_rbtree__erase(sv->tree, sv->v[out - 1].seq);
 				sv->v[out - 1] = sv->v[i];
+			}
 			continue;
 		}
 		sv->v[out++] = sv->v[i];
 	}
 	sv->nr = out;
+}
+
+/* The addresses perf's lookup gives s: [start, end), or start alone. */
+static uint64_t covered_end(const struct sym_new *s)
+{
+	return s->end > s->start ? s->end : s->start + 1;
+}
+
+/* perf's tree over the symbols kept, in indexes of the sorted array */
+static int set_tree(struct pd_dso *d, const struct sym_vec *sv)
+{
+	const struct sym_rbtree *t = sv->tree;
+	int32_t *index_of;
+	size_t i;
+
+	index_of = malloc(sv->next_seq * sizeof(*index_of));
+	d->sym_left = malloc(sv->nr * sizeof(*d->sym_left));
+	d->sym_right = malloc(sv->nr * sizeof(*d->sym_right));
+	if (!index_of || !d->sym_left || !d->sym_right) {
+		free(index_of);
+		return -ENOMEM;
+	}
+	for (i = 0; i < sv->next_seq; i++)
+		index_of[i] = -1;
+	for (i = 0; i < sv->nr; i++)
+		index_of[sv->v[i].seq] = (int32_t)i;
+	for (i = 0; i < sv->nr; i++) {
+		int32_t l = t->left[sv->v[i].seq], r = t->right[sv->v[i].seq];
+
+		d->sym_left[i] = l < 0 ? -1 : index_of[l];
+		d->sym_right[i] = r < 0 ? -1 : index_of[r];
+	}
+	d->sym_root = t->root < 0 ? -1 : index_of[t->root];
+	free(index_of);
+	return 0;
 }
 
 int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
@@ -149,11 +193,21 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
 
 	free(d->syms);
 	free(d->sym_module);
+	free(d->sym_left);
+	free(d->sym_right);
 	d->syms = NULL;
 	d->sym_module = NULL;
+	d->sym_left = d->sym_right = NULL;
 	d->nr_syms = 0;
+	d->syms_overlap = false;
 	if (!sv->nr)
 		return 0;
+	for (i = 1; i < sv->nr; i++)
+		if (covered_end(&sv->v[i - 1]) > sv->v[i].start)
+			d->syms_overlap = true;
+	if (d->syms_overlap && sv->tree && !sv->tree->failed &&
+	    set_tree(d, sv) < 0)
+		return -ENOMEM;
 	d->syms = calloc(sv->nr, sizeof(*d->syms));
 	if (!d->syms)
 		return -ENOMEM;
@@ -186,6 +240,20 @@ static long find_index(const struct pd_dso *d, uint64_t addr)
 	size_t lo = 0, hi = d->nr_syms, n;
 	long i;
 
+	if (d->sym_left) {
+		/* perf's symbols__find(): the first cover on the path */
+		for (i = d->sym_root; i >= 0;) {
+			const struct pd_sym *s = &d->syms[i];
+
+			if (addr < s->start)
+				i = d->sym_left[i];
+			else if (covers(s, addr))
+				return i;
+			else
+				i = d->sym_right[i];
+		}
+		return -1;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -195,11 +263,13 @@ static long find_index(const struct pd_dso *d, uint64_t addr)
 			hi = mid;
 	}
 	/*
-	 * lo - 1 is the last symbol starting at or below addr. perf walks
-	 * an rb-tree and returns the first covering node on its path, so
-	 * an earlier symbol whose size spans addr can also answer; look
-	 * back a little for one.
+	 * lo - 1 is the last symbol starting at or below addr, the only
+	 * candidate unless symbols overlap. Where they do and perf's tree
+	 * shape is unknown (kallsyms, perf maps), an earlier symbol whose
+	 * size spans addr can answer too; look back a little for one.
 	 */
+	if (!d->syms_overlap)
+		return lo && covers(&d->syms[lo - 1], addr) ? (long)lo - 1 : -1;
 	for (i = (long)lo - 1, n = 0; i >= 0 && n < 64; i--, n++)
 		if (covers(&d->syms[i], addr))
 			return i;
