@@ -379,6 +379,13 @@ PD_EXPORT int pd_dso__inline_frames(struct pd_dso *d, uint64_t addr,
 
 	if (!d || d->kind != PD_DSO_ELF)
 		return 0;
+	/*
+	 * perf runs addr2line on the file its symbols came from only when
+	 * that file has a .symtab, else on the DSO's own name, and never on
+	 * a "[name]": so the vdso (a .dynsym only) gets no inline frames.
+	 */
+	if (!d->symsrc_symtab && d->path[0] == '[')
+		return 0;
 	for (i = 0; i < d->nr_segs; i++) {
 		const struct sym_seg *g = &d->segs[i];
 

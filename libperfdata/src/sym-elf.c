@@ -610,6 +610,7 @@ int sym_elf__load(struct pd_dso *d)
 		rt = syms;
 
 	d->symsrc = strdup(syms->path);
+	d->symsrc_symtab = syms->symtab != NULL;
 	d->runtime = strdup(rt->path);
 	if (!d->symsrc || !d->runtime) {
 		ret = -ENOMEM;

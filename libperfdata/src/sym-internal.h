@@ -84,6 +84,7 @@ struct pd_dso {
 	bool found_file;		/* some candidate file existed */
 	char *mismatch;			/* first file with another build id */
 	char *symsrc;			/* file the symbols came from */
+	bool symsrc_symtab;		/* ... and it has a .symtab */
 	char *runtime;			/* the binary itself (segments, nm) */
 
 	struct sym_seg *segs;		/* runtime file's PT_LOADs */

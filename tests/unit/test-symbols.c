@@ -259,9 +259,42 @@ static void test_dso_cache(void)
 	pd_symbolizer__free(s);
 }
 
+/*
+ * perf runs addr2line only on a file with a .symtab, else on the DSO's
+ * name, and never on a "[name]": the vdso (.dynsym only) gets no inline
+ * frames, though addr2line would name its code after a .dynsym alias.
+ */
+static void test_vdso_no_inline(void)
+{
+	struct pd_symbolizer *s = pd_symbolizer__new(NULL);
+	struct pd_dso *d = s ? pd_symbolizer__dso(s, "[vdso]", NULL, 0) : NULL;
+	struct pd_inline_frame fr[4];
+	const struct pd_sym *y = NULL;
+	uint64_t addr;
+
+	/* the vdso is two or three pages: find its clock_gettime */
+	for (addr = 0; d && addr < 0x4000; addr += 4) {
+		y = pd_dso__find(d, addr);
+		if (y && strstr(y->name, "clock_gettime"))
+			break;
+		y = NULL;
+	}
+	if (!y) {
+		CHECK(1, "# skip this process's vdso has no clock_gettime");
+		pd_symbolizer__free(s);
+		return;
+	}
+	CHECK(pd_dso__loaded(d), "[vdso]: symbols from its .dynsym (%s)",
+	      y->name);
+	CHECK(pd_dso__inline_frames(d, addr, fr, 4) == 0,
+	      "[vdso]: no inline frames, as perf runs no addr2line on it");
+	pd_symbolizer__free(s);
+}
+
 int main(void)
 {
 	test_dso_cache();
+	test_vdso_no_inline();
 	test_choose();
 	test_fixup_end();
 	test_perf_map();
