@@ -185,9 +185,44 @@ static bool name_is_linkage(Dwarf_Die *cu)
 }
 
 /*
- * binutils' _bfd_elf_find_function(), simplified: the function symbol
- * of the DWARF file's .symtab that starts closest below addr, a covering
- * global one, then the smallest, winning ties.
+ * binutils 2.40's choice between two symbols for an address (elf.c,
+ * better_fit()): the closest start below it; a symbol that covers it over
+ * one that does not (or, neither covering, the longer); among covering
+ * ones an STT_FUNC over anything else (an IFUNC is not a function to
+ * bfd), a typed symbol over STT_NOTYPE, then the smaller; the first
+ * seen on a tie.
+ */
+struct fn_cand {
+	uint64_t off, size;
+	unsigned int type;
+};
+
+static bool better_fit(const struct fn_cand *best, const struct fn_cand *c,
+		       uint64_t addr)
+{
+	bool cf, bf;
+
+	if (c->off > addr || c->off < best->off)
+		return false;
+	if (c->off > best->off)
+		return true;
+	if (best->off + best->size <= addr)
+		return c->size > best->size;
+	if (c->off + c->size <= addr)
+		return false;
+	cf = c->type == STT_FUNC;
+	bf = best->type == STT_FUNC;
+	if (cf != bf)
+		return cf;
+	if ((c->type == STT_NOTYPE) != (best->type == STT_NOTYPE))
+		return best->type == STT_NOTYPE;
+	return c->size < best->size;
+}
+
+/*
+ * binutils' _bfd_elf_find_function(): the best fit (above) among the
+ * function-like symbols of the section holding addr, in symbol table
+ * order, with the file name of the STT_FILE before it.
  */
 static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr,
 				   const char **file_name_out)
@@ -196,8 +231,8 @@ static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr,
 	GElf_Shdr sh;
 	Elf_Data *data;
 	const char *best = NULL, *file = NULL, *best_file = NULL;
-	uint64_t best_off = 0, best_size = 0;
-	bool best_global = false, sym_seen = false, file_after_sym = false;
+	struct fn_cand bc = { 0 }, c;
+	bool sym_seen = false, file_after_sym = false;
 	size_t i, nr, shndx = 0;
 
 	if (!dw->sym_elf)
@@ -231,7 +266,7 @@ static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr,
 	for (i = 1; i < nr; i++) {
 		GElf_Sym sym;
 		unsigned int type;
-		bool global, better;
+		bool local;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
@@ -243,26 +278,21 @@ static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr,
 		}
 		sym_seen = true;
 		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
-		    sym.st_shndx != shndx || !sym.st_name || sym.st_value > addr)
+		    sym.st_shndx != shndx || !sym.st_name)
 			continue;
-		global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
-		if (!best || sym.st_value > best_off)
-			better = true;
-		else if (sym.st_value < best_off)
-			better = false;
-		else if (best_off + best_size <= addr)
-			better = sym.st_size > best_size;
-		else if (sym.st_value + sym.st_size > addr)
-			better = best_global && !global ? false :
-				 (!best_global && global) || sym.st_size < best_size;
-		else
-			better = false;
-		if (better) {
+		local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
+		/* bfd's maybe_function_sym(): annobin's hidden local
+		 * markers are not functions; other sizes 0 count as 1 */
+		if (!sym.st_size && local && type == STT_NOTYPE &&
+		    GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN)
+			continue;
+		c.off = sym.st_value;
+		c.size = sym.st_size ? sym.st_size : 1;
+		c.type = type;
+		if (best ? better_fit(&bc, &c, addr) : c.off <= addr) {
 			best = elf_strptr(dw->sym_elf, sh.sh_link, sym.st_name);
-			best_off = sym.st_value;
-			best_size = sym.st_size;
-			best_global = global;
-			best_file = file && (!global || !file_after_sym) ? file : NULL;
+			bc = c;
+			best_file = file && (local || !file_after_sym) ? file : NULL;
 		}
 	}
 	if (file_name_out)
@@ -382,6 +412,34 @@ static int symtab_frame(struct pd_dso *d, struct sym_dwarf *dw, uint64_t addr,
 	return 1;
 }
 
+/*
+ * binutils names an address after the covering function with the
+ * smallest range, the last one in DWARF order on a tie, where libdw
+ * finds the first. They differ where gas describes one piece of
+ * assembler by a subprogram per alias (glibc's syscall stubs: __mprotect,
+ * __GI___mprotect, mprotect, __GI_mprotect, all of one range): move die
+ * to binutils' choice among its later siblings.
+ */
+static void alias_subprogram(Dwarf_Die *die, uint64_t addr)
+{
+	Dwarf_Addr lo, hi, best_lo, best_hi;
+	Dwarf_Die sib = *die;
+
+	if (dwarf_tag(die) != DW_TAG_subprogram ||
+	    dwarf_lowpc(die, &best_lo) || dwarf_highpc(die, &best_hi))
+		return;
+	while (dwarf_siblingof(&sib, &sib) == 0) {
+		if (dwarf_tag(&sib) != DW_TAG_subprogram ||
+		    dwarf_lowpc(&sib, &lo) || dwarf_highpc(&sib, &hi))
+			continue;
+		if (addr < lo || addr >= hi || hi - lo > best_hi - best_lo)
+			continue;
+		*die = sib;
+		best_lo = lo;
+		best_hi = hi;
+	}
+}
+
 static int resolve(struct pd_dso *d, struct sym_dwarf *dw, uint64_t addr,
 		   struct pd_inline_frame *frames, int max)
 {
@@ -413,17 +471,20 @@ static int resolve(struct pd_dso *d, struct sym_dwarf *dw, uint64_t addr,
 	for (i = 0; i < nscopes; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 
-		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-			Dwarf_Die inner = scopes[i];
-
-			free(scopes);
-			scopes = NULL;
-			nscopes = dwarf_getscopes_die(&inner, &scopes);
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
 			break;
-		}
 	}
-	if (i == nscopes)
-		nscopes = 0;
+	if (i < nscopes) {
+		Dwarf_Die inner = scopes[i];
+
+		if (dwarf_srclang(&cu) == DW_LANG_Mips_Assembler)
+			alias_subprogram(&inner, addr);
+		free(scopes);
+		scopes = NULL;
+		nscopes = dwarf_getscopes_die(&inner, &scopes);
+	} else {
+		nscopes = 0;	/* no function around addr */
+	}
 	for (i = 0; i < nscopes && n < max; i++) {
 		int tag = dwarf_tag(&scopes[i]);
 
