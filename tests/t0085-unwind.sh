@@ -62,21 +62,22 @@ if perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
 	-F 999 -o "$tmp/fresh.data" -- sh -c \
 	"for i in 1 2; do $TD/bin/threads >/dev/null; ls -lR /usr/lib >/dev/null 2>&1; $TD/bin/inl 50 >/dev/null; done" \
 	>/dev/null 2>&1 </dev/null && [ -s "$tmp/fresh.data" ]; then
-	# addresses and DSOs: what the unwinder decides (names of system
-	# libraries' frames are the symbolizer's, checked in t0075)
+	# addresses and DSOs: what the unwinder decides
 	addr_dso() { sed -E 's/^(\t *[0-9a-f]+) .* \(([^()]*)\)$/\1 (\2)/'; }
 	perf script -i "$tmp/fresh.data" --no-inline 2>/dev/null </dev/null |
 		callchain_blocks | addr_dso >"$tmp/want"
 	"$FOLD" -q --script --no-inline "$tmp/fresh.data" 2>/dev/null | addr_dso >"$tmp/got"
-	# Known gap: a frame unwound through a signal trampoline, which
-	# libunwind marks as a signal frame (no pc - 1) and we do not, turns
-	# up now and then in a live recording (a few frames in thousands):
-	# and a chain then ends a frame earlier or later: at most 1 line in
-	# 1000 differs (missing, extra or another address).
-	nw=$(wc -l <"$tmp/want")
-	nd=$(diff "$tmp/want" "$tmp/got" | grep -c '^[<>]' || true)
-	check "fresh sh/ls/threads/inl recording: the frames perf script prints, address and DSO ($(grep -c '^$' "$tmp/want") samples, $nd of $nw lines differ)" \
-		test "$nw" -gt 100 -a $((nd * 1000)) -le "$nw"
+	check "fresh sh/ls/threads/inl recording: the frames perf script --no-inline prints, address and DSO ($(grep -c '^$' "$tmp/want") samples, $(wc -l <"$tmp/want") lines)" \
+		cmp -s "$tmp/want" "$tmp/got"
+	diff "$tmp/want" "$tmp/got" | head -6
+	# and everything perf script prints by default: symbols of system
+	# libraries and their inlined frames (addr2line's names), signal
+	# trampolines, frames through the vdso
+	perf script -i "$tmp/fresh.data" 2>/dev/null </dev/null |
+		callchain_blocks >"$tmp/want"
+	"$FOLD" -q --script "$tmp/fresh.data" 2>/dev/null >"$tmp/got"
+	check "fresh recording: perf script's text byte for byte, inlined frames included ($(wc -l <"$tmp/want") lines)" \
+		cmp -s "$tmp/want" "$tmp/got"
 	diff "$tmp/want" "$tmp/got" | head -6
 else
 	skip "perf record does not work here (perf_event_paranoid?): no fresh recording"

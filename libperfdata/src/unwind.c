@@ -7,9 +7,10 @@
  * the binary imports no dwfl_getthread_frames). From perf's
  * util/unwind-libunwind-local.c, util/machine.c and util/evsel.c:
  * - the first frame is the sampled ip register itself (get_entries());
- *   each caller's pc is decremented unless it is a signal trampoline
- *   (unw_is_signal_frame()), and that decremented address is the one
- *   looked up and printed; zero addresses are skipped; at most max_stack
+ *   each caller's pc is decremented unless unw_is_signal_frame() says
+ *   yes, which it does for the frame a signal interrupted (its registers
+ *   come from the signal context), not for the trampoline; that
+ *   decremented address is the one looked up and printed; zero addresses are skipped; at most max_stack
  *   frames;
  * - stack memory is what perf copied: [sp, sp + dyn_size), except that a
  *   word ending exactly at the end is not read from it (access_mem()'s
@@ -88,6 +89,7 @@ struct uw_ctx {
 	struct pd_unwind_ip *ips;
 	int n, max;
 	bool read_failed;	/* a read failed in the current step */
+	bool after_sigreturn;	/* the last frame was a signal trampoline */
 	/* libunwind's guessed step (arch->guess): resume libdw from it */
 	bool guessed;		/* set by frame_cb() */
 	bool resume;		/* read by set_initial_registers() */
@@ -752,7 +754,14 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	ip = &c->ips[c->n];
 	ip->pc = pc;
-	ip->activation = c->n == 0 || is_sigreturn(c, pc);
+	/*
+	 * perf asks unw_is_signal_frame() of each frame after stepping to
+	 * it, and libunwind answers yes for the frame whose registers came
+	 * from a signal context: the one the signal interrupted, an exact
+	 * pc; the trampoline itself is decremented like a return address.
+	 */
+	ip->activation = c->n == 0 || c->after_sigreturn;
+	c->after_sigreturn = is_sigreturn(c, pc);
 	c->n++;
 	if (c->n >= c->max)
 		return DWARF_CB_ABORT;

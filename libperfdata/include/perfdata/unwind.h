@@ -69,9 +69,9 @@ bool pd_unwinder__wants(const struct pd_event *ev);
 struct pd_unwind_ip {
 	uint64_t pc;		/* as unwound: a return address for callers */
 	/*
-	 * pc is the exact instruction (the sampled one, or a signal
-	 * trampoline's); otherwise perf looks up and prints pc - 1, the
-	 * call instruction.
+	 * pc is the exact instruction (the sampled one, or the one a
+	 * signal interrupted, the frame after a signal trampoline);
+	 * otherwise perf looks up and prints pc - 1, the call instruction.
 	 */
 	bool activation;
 };
