@@ -15,6 +15,7 @@
 #include <perfdata/compat.h>
 #include <perfdata/features.h>
 #include <perfdata/reader.h>
+#include <perfdata/unwind.h>
 #include <perfdata/writer.h>
 
 #include "attr.h"
@@ -57,6 +58,8 @@ struct conv {
 	size_t nr_bids, cap_bids;
 	char *errmsg;
 	size_t errlen;
+	struct pd_unwind_rewriter *uw;	/* the unwind shim's */
+	bool own_uw;
 };
 
 static int fail(struct conv *c, int err, const char *fmt, ...) PD_PRINTF(3, 4);
@@ -256,10 +259,15 @@ static int plan_evsel(struct conv *c, const struct pd_evsel *e,
 	*a = e->attr;
 	oe->attr_size = e->attr_size_on_disk ? e->attr_size_on_disk
 					     : PD_ATTR_SIZE_VER0;
+	if (c->uw && pd_unwind_rewriter__attr(c->uw, &e->attr, a)) {
+		oe->rewrite_samples = true;
+		c->rep->changed[PD_SHIM_UNWIND]++;
+	}
 	if (on(c, PD_SHIM_SAMPLE_TYPE) && c->t) {
 		st = evsel_removed_bits(c->t, a, &rf, &bst);
 		if (st || rf || bst) {
 			uint64_t nst = a->sample_type & ~st;
+			uint64_t old_st = a->sample_type;
 
 			/* keep a way to tell evsels apart */
 			if ((st & PD_SAMPLE_IDENTIFIER) &&
@@ -273,7 +281,7 @@ static int plan_evsel(struct conv *c, const struct pd_evsel *e,
 			c->rep->branch_bits_removed |= bst;
 			oe->rewrite_samples = true;
 			oe->rewrite_trailer = (a->flags & PD_ATTR_SAMPLE_ID_ALL) &&
-					      (nst & ID_BITS) != (a->sample_type & ID_BITS);
+					      (nst & ID_BITS) != (old_st & ID_BITS);
 			a->sample_type = nst;
 			a->read_format &= ~rf;
 			a->branch_sample_type &= ~bst;
@@ -729,12 +737,26 @@ static size_t shim_cpu_map(struct conv *c, const struct pd_cpu_map *m,
 static int convert_sample(struct conv *c, const struct pd_event *ev)
 {
 	const struct out_evsel *oe = out_evsel(c, ev->evsel);
+	const struct pd_sample *smp = &ev->u.sample;
+	struct pd_sample unwound;
 	size_t size;
 	int err;
 
+	if (c->uw) {
+		err = pd_unwind_rewriter__event(c->uw, ev, &unwound);
+		if (err < 0)
+			return fail(c, err, "%s: offset 0x%llx: sample not unwound: %s",
+				    pd_reader__name(c->r),
+				    (unsigned long long)ev->offset,
+				    pd_strerror(err));
+		if (err > 0) {
+			smp = &unwound;
+			c->rep->changed[PD_SHIM_UNWIND]++;
+		}
+	}
 	if (!oe || !oe->rewrite_samples)
 		return write_rec(c, ev->raw, oe ? &oe->attr : NULL);
-	err = pd__encode_sample(&ev->u.sample, &oe->attr, ev->misc, c->buf,
+	err = pd__encode_sample(smp, &oe->attr, ev->misc, c->buf,
 				sizeof(c->buf), &size);
 	if (err)
 		return fail(c, err, "%s: offset 0x%llx: sample cannot be rewritten: %s",
@@ -752,6 +774,15 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 	int err;
 
 	c->rep->records_in++;
+	/* threads and maps, for unwinding */
+	if (c->uw && ev->type != PD_RECORD_SAMPLE) {
+		err = pd_unwind_rewriter__event(c->uw, ev, NULL);
+		if (err < 0)
+			return fail(c, err, "%s: offset 0x%llx: %s",
+				    pd_reader__name(c->r),
+				    (unsigned long long)ev->offset,
+				    pd_strerror(err));
+	}
 	if (ev->type == PD_RECORD_SAMPLE) {
 		c->rep->samples_in++;
 		return convert_sample(c, ev);
@@ -972,6 +1003,18 @@ PD_EXPORT int pd_convert(struct pd_reader *r, const char *out,
 	c->out_mode = o.mode < 0 ? c->in_mode : (enum pd_mode)o.mode;
 	choose_shims(c);
 	rep->shims = c->shims;
+	if (on(c, PD_SHIM_UNWIND)) {
+		c->uw = o.unwind;
+		if (!c->uw) {
+			c->uw = pd_unwind_rewriter__new(r, NULL);
+			c->own_uw = true;
+		}
+		if (!c->uw) {
+			err = fail(c, -errno, "%s: unwinder: %s",
+				   pd_reader__name(r), pd_strerror(-errno));
+			goto out;
+		}
+	}
 	err = plan_evsels(c);
 	if (err)
 		goto out;
@@ -1000,6 +1043,8 @@ PD_EXPORT int pd_convert(struct pd_reader *r, const char *out,
 			fail(c, err, "%s", pd_writer__errmsg(c->w));
 	}
 out:
+	if (c->own_uw)
+		pd_unwind_rewriter__free(c->uw);
 	pd_writer__free(c->w);
 	for (i = 0; i < c->nr_bids; i++)
 		free(c->bids[i].filename);

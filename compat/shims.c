@@ -10,6 +10,8 @@
 #include "internal.h"
 
 static const struct pd_shim_info shims[] = {
+	{ PD_SHIM_UNWIND, "unwind",
+	  "unwind DWARF samples (REGS_USER + STACK_USER) into callchains, for perf before 4.3 or any reader without a DWARF unwinder (reads the input in time order)" },
 	{ PD_SHIM_DECOMPRESS, "decompress",
 	  "write the records uncompressed (target reads no COMPRESSED records)" },
 	{ PD_SHIM_COMPRESSED2, "compressed2",

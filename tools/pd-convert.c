@@ -15,9 +15,11 @@
 
 #include <perfdata/compat.h>
 #include <perfdata/reader.h>
+#include <perfdata/unwind.h>
 #include <perfdata/writer.h>
 
 #include "common/cli.h"
+#include "unwind-summary.h"
 
 static void usage(FILE *f)
 {
@@ -211,6 +213,8 @@ int main(int argc, char **argv)
 	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1 };
 	struct pd_reader_opts ro = { .sz = sizeof(ro), .load_aux = true };
 	struct pd_convert_report rep;
+	struct pd_unwind_rewrite_opts uo = { .sz = sizeof(uo) };
+	struct pd_unwind_rewriter *rw = NULL;
 	const char *input = NULL, *output = NULL;
 	bool do_explain = false;
 	struct pd_reader *r;
@@ -307,9 +311,24 @@ int main(int argc, char **argv)
 	if (output && !strcmp(output, "-") && co.mode < 0)
 		co.mode = -2;	/* decided below, once the input is open */
 
+	/* unwinding follows the session in time order, as perf does */
+	if ((co.shims_add & ~co.shims_remove) & (1ULL << PD_SHIM_UNWIND)) {
+		ro.order = PD_ORDER_TIME;
+		ro.load_aux = false;
+		uo.path = strcmp(input, "-") ? input : NULL;
+	}
 	r = pd_cli_open(input, &ro);
 	if (!r)
 		return PD_EXIT_DATA;
+	if (ro.order == PD_ORDER_TIME) {
+		rw = pd_unwind_rewriter__new(r, &uo);
+		if (!rw) {
+			pd_err("%s: %s", input, strerror(errno));
+			pd_reader__close(r);
+			return PD_EXIT_DATA;
+		}
+		co.unwind = rw;
+	}
 	if (co.mode == -2) {
 		struct stat st;
 
@@ -318,6 +337,10 @@ int main(int argc, char **argv)
 			  PD_MODE_PIPE : -1;
 	}
 	err = pd_convert(r, output, &co, &rep, errmsg, sizeof(errmsg));
+	if (!err && rw && !pd_quiet)
+		unwind_summary__print(stderr, strcmp(input, "-") ? input : "<stdin>",
+				      pd_unwind_rewriter__summary(rw));
+	pd_unwind_rewriter__free(rw);
 	pd_reader__close(r);
 	if (err) {
 		pd_err("%s", errmsg[0] ? errmsg : pd_strerror(err));

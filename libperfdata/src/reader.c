@@ -344,6 +344,10 @@ static int read_features(struct pd_reader *r)
 			nr++;
 	if (!nr)
 		return 0;
+	if (h->feat_offset + (uint64_t)nr * 16 > h->file_size && r->opts.strict)
+		return pd__set_error(r, -PD_ERR_TRUNCATED, h->feat_offset,
+				     "feature table of %u entries runs past the end of the file: input truncated",
+				     nr);
 	if (h->feat_offset + (uint64_t)nr * 16 > h->file_size) {
 		pd__warn(&r->log, "offset 0x%llx: feature table of %u entries runs past the end of file; features ignored",
 			 (unsigned long long)h->feat_offset, nr);
@@ -367,6 +371,14 @@ static int read_features(struct pd_reader *r)
 		if (!fname) {
 			snprintf(unk, sizeof(unk), "unknown feature %u", bit);
 			fname = unk;
+		}
+		if (!section_fits(&s, h->file_size) && r->opts.strict) {
+			err = pd__set_error(r, -PD_ERR_TRUNCATED,
+					    h->feat_offset + 16 * (k - 1),
+					    "%s section [0x%llx, +%llu] outside the file: input truncated",
+					    fname, (unsigned long long)s.offset,
+					    (unsigned long long)s.size);
+			goto out;
 		}
 		if (!section_fits(&s, h->file_size)) {
 			pd__warn(&r->log, "offset 0x%llx: %s section [0x%llx, +%llu] outside the file; skipped",
@@ -506,6 +518,12 @@ static int open_file_mode(struct pd_reader *r, const uint8_t *magic16)
 		r->data_end = h->file_size;
 		pd__warn(&r->log, "data size is 0 (was perf record killed?): reading records up to the end of file, without header features");
 	} else if (!section_fits(&h->data, h->file_size)) {
+		if (r->opts.strict)
+			return pd__set_error(r, -PD_ERR_TRUNCATED, 40,
+					     "data section [0x%llx, +%llu] runs past the end of the file (%llu bytes): input truncated",
+					     (unsigned long long)h->data.offset,
+					     (unsigned long long)h->data.size,
+					     (unsigned long long)h->file_size);
 		pd__warn(&r->log, "data section [0x%llx, +%llu] runs past the end of file (%llu bytes): file truncated, reading what is there",
 			 (unsigned long long)h->data.offset,
 			 (unsigned long long)h->data.size,

@@ -24,6 +24,9 @@ struct raw_src {
 static int stop_truncated(struct pd_reader *r, uint64_t off, const char *what)
 {
 	r->stats.truncated = true;
+	if (r->opts.strict)
+		return pd__set_error(r, -PD_ERR_TRUNCATED, off,
+				     "%s: input truncated", what);
 	r->done = true;
 	pd__warn(&r->log, "offset 0x%llx: %s; input truncated, stopping here",
 		 (unsigned long long)off, what);

@@ -52,6 +52,9 @@
 #define DEFAULT_MAX_STACK	127	/* perf's PERF_MAX_STACK_DEPTH */
 #define DEFAULT_MAX_CACHED	16
 #define MAX_INLINE		64
+/* reads this far above the stack pointer are stack reads (8 MiB: the
+ * default stack size limit) */
+#define STACK_SLACK		(8ULL << 20)
 /* the pid libdw is told: threads are told apart by us, not by libdw */
 #define UW_TID			1
 
@@ -90,6 +93,9 @@ struct uw_ctx {
 	int n, max;
 	bool read_failed;	/* a read failed in the current step */
 	bool after_sigreturn;	/* the last frame was a signal trampoline */
+	bool read_beyond;	/* a read above the stack copy in this step */
+	enum pd_unwind_stop stop;	/* why the chain ended */
+	const char *stop_dso;	/* the file it needed, for some stops */
 	/* libunwind's guessed step (arch->guess): resume libdw from it */
 	bool guessed;		/* set by frame_cb() */
 	bool resume;		/* read by set_initial_registers() */
@@ -110,6 +116,8 @@ struct pd_unwinder {
 	unsigned int nr_spaces;
 	uint64_t tick;
 	bool warned_arch, warned_abi, warned_regs, warned_stack;
+	enum pd_unwind_stop last_stop;	/* of the last user_stack() */
+	const char *last_dso;
 };
 
 static const char *host_arch(void)
@@ -276,8 +284,12 @@ static int perf_access_mem(struct uw_ctx *c, uint64_t addr, uint64_t *val)
 {
 	if (addr + sizeof(*val) < addr)
 		return -1;
-	if (addr < c->stack_lo || addr + sizeof(*val) >= c->stack_hi)
+	if (addr < c->stack_lo || addr + sizeof(*val) >= c->stack_hi) {
+		/* the caller's frame lies past what perf copied */
+		if (addr >= c->stack_lo && addr - c->stack_lo < STACK_SLACK)
+			c->read_beyond = true;
 		return file_read(c, addr, val);
+	}
 	memcpy(val, (const uint8_t *)c->smp->user_stack.data +
 		    (addr - c->stack_lo), sizeof(*val));
 	return 0;
@@ -743,6 +755,35 @@ static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
 	c->guessed = a->guess(&c->g);
 }
 
+/* Why a frame at addr cannot be stepped from: its map, file or tables. */
+static void no_tables(struct uw_ctx *c, uint64_t addr, const struct uw_mod *m)
+{
+	struct pd_map *map = pd__maps_find(c->sp->maps, addr);
+	struct pd_dso *dso;
+
+	c->stop_dso = NULL;
+	if (m) {
+		c->stop = PD_UNWIND_STOP_NO_CFI;
+		c->stop_dso = m->dso && m->path ? m->path : NULL;
+		return;
+	}
+	if (!map) {
+		c->stop = PD_UNWIND_STOP_NO_MAP;
+		return;
+	}
+	c->stop_dso = map->name;
+	if (map->identity || !map->path) {
+		/* anonymous or JIT code: no file to read tables from */
+		c->stop = PD_UNWIND_STOP_NO_FILE;
+		return;
+	}
+	dso = pd__session_map_dso(c->u->s, map);
+	if (!dso || dso->kind != PD_DSO_ELF || !dso->runtime)
+		c->stop = PD_UNWIND_STOP_NO_ELF;
+	else
+		c->stop = PD_UNWIND_STOP_NO_CFI;	/* unreadable, other machine */
+}
+
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct uw_ctx *c = arg;
@@ -763,13 +804,19 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	ip->activation = c->n == 0 || c->after_sigreturn;
 	c->after_sigreturn = is_sigreturn(c, pc);
 	c->n++;
-	if (c->n >= c->max)
+	if (c->n >= c->max) {
+		c->stop = PD_UNWIND_STOP_MAX;
 		return DWARF_CB_ABORT;
+	}
 	/* the next step needs this frame's unwind tables (find_proc_info) */
 	m = space_module(c, ip->activation ? pc : pc - 1);
-	if (!m || !m->has_tables)
+	if (!m || !m->has_tables) {
+		no_tables(c, ip->activation ? pc : pc - 1, m);
 		return DWARF_CB_ABORT;
+	}
 	c->read_failed = false;
+	c->read_beyond = false;
+	c->stop = PD_UNWIND_STOP_NO_CFI;	/* unless libdw steps on */
 	/*
 	 * Tables perf misreads, or without an entry for pc: libunwind
 	 * guesses the caller from the frame pointer, and so do we, then
@@ -781,6 +828,29 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	}
 	return DWARF_CB_OK;
+}
+
+/*
+ * Why a chain ended where libdw stopped (ret 0: no caller, or a zero
+ * return address; -1: a step failed).
+ */
+static enum pd_unwind_stop stop_reason(const struct uw_ctx *c, int ret)
+{
+	if (c->read_beyond)
+		return PD_UNWIND_STOP_STACK;
+	if (ret == 0 || (c->guessed && !c->g.new_pc))
+		return PD_UNWIND_STOP_ROOT;
+	if (c->read_failed)
+		return PD_UNWIND_STOP_MEMORY;
+	/* a rule needing a register the sample does not have, or worse */
+	return PD_UNWIND_STOP_REGS;
+}
+
+PD_EXPORT int pd_unwinder__stop(const struct pd_unwinder *u, const char **dso)
+{
+	if (dso)
+		*dso = u->last_dso;
+	return u->last_stop;
 }
 
 PD_EXPORT bool pd_unwinder__wants(const struct pd_event *ev)
@@ -801,13 +871,17 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 	struct uw_ctx c = { 0 };
 	uint64_t ip, sp;
 
+	u->last_stop = PD_UNWIND_STOP_NONE;
+	u->last_dso = NULL;
 	if (max > u->o.max_stack)
 		max = u->o.max_stack;
 	if (max <= 0 || !t || !pd_unwinder__wants(ev))
 		return 0;
 	/* perf: nothing captured, nothing unwound */
-	if (!smp->user_regs.abi || !smp->user_regs.regs ||
-	    !smp->user_stack.dyn_size)
+	if (!smp->user_regs.abi || !smp->user_regs.regs)
+		return 0;
+	u->last_stop = PD_UNWIND_STOP_STACK;
+	if (!smp->user_stack.dyn_size)
 		return 0;
 	if (smp->user_stack.dyn_size > smp->user_stack.size ||
 	    !smp->user_stack.data) {
@@ -816,6 +890,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		u->warned_stack = true;
 		return 0;
 	}
+	u->last_stop = PD_UNWIND_STOP_ARCH;
 	a = unwind_arch(u);
 	if (!a)
 		return 0;
@@ -830,9 +905,11 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		if (!u->warned_regs)
 			pd__warn(&u->log, "user registers without the ip or stack pointer: callchains dropped, as perf does");
 		u->warned_regs = true;
+		u->last_stop = PD_UNWIND_STOP_REGS;
 		return -ENODATA;
 	}
 	c.u = u;
+	c.stop = PD_UNWIND_STOP_NONE;
 	c.smp = smp;
 	c.stack_lo = sp;
 	c.stack_hi = sp + smp->user_stack.dyn_size;
@@ -874,7 +951,13 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 			ips[c.n].activation = false;
 			c.n++;
 		}
+		if (c.n >= c.max)
+			c.stop = PD_UNWIND_STOP_MAX;
+		else if (ret <= 0 || (c.guessed && !c.g.new_pc))
+			c.stop = stop_reason(&c, ret);
 	}
+	u->last_stop = c.stop;
+	u->last_dso = c.stop_dso;
 	if (!c.n) {
 		/* perf has the ip whatever the unwinder makes of it */
 		ips[0].pc = ip;

@@ -104,6 +104,7 @@ enum pd_shim {
 	PD_SHIM_FEATURES,	/* "features" */
 	PD_SHIM_FEATURE_LAYOUT,	/* "feature-layout" */
 	PD_SHIM_PIPE_MARKER,	/* "pipe-marker" */
+	PD_SHIM_UNWIND,		/* "unwind" */
 	PD_SHIM__MAX,
 };
 
@@ -119,6 +120,7 @@ const struct pd_shim_info *pd_shims(size_t *nr);
 const struct pd_shim_info *pd_shim__find(const char *name);
 
 struct pd_reader;
+struct pd_unwind_rewriter;
 
 struct pd_convert_opts {
 	size_t sz;			/* sizeof(struct pd_convert_opts) */
@@ -134,6 +136,12 @@ struct pd_convert_opts {
 	int endian;			/* enum pd_endian (writer.h) */
 	/* write nothing: only count what the shims would change */
 	bool dry_run;
+	/*
+	 * The "unwind" shim's rewriter (unwind.h), made with the reader in
+	 * time order; NULL: one with default options, when the shim is on.
+	 * The caller keeps it, and its summary, after pd_convert().
+	 */
+	struct pd_unwind_rewriter *unwind;
 };
 
 struct pd_convert_report {

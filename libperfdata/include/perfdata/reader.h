@@ -64,6 +64,13 @@ struct pd_reader_opts {
 	 * Name used in messages (default: the path, or "<stdin>" for "-").
 	 */
 	const char *name;
+	/*
+	 * A truncated input (a data section or record cut short, a feature
+	 * section past the end of the file) is an error, -PD_ERR_TRUNCATED
+	 * with the offset in the message, instead of a warning after which
+	 * what is there is read (perf's way, the default).
+	 */
+	bool strict;
 };
 
 enum pd_mode {

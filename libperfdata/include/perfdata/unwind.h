@@ -89,6 +89,29 @@ int pd_unwinder__user_stack(struct pd_unwinder *u, struct pd_thread *t,
 			    const struct pd_event *ev,
 			    struct pd_unwind_ip *ips, int max);
 
+/* Why the last pd_unwinder__user_stack() chain ended. */
+enum pd_unwind_stop {
+	PD_UNWIND_STOP_NONE,	/* nothing to unwind (no registers) */
+	PD_UNWIND_STOP_ROOT,	/* the outermost frame: no caller */
+	PD_UNWIND_STOP_MAX,	/* max frames reached */
+	PD_UNWIND_STOP_NO_ELF,	/* a frame's file was not found */
+	PD_UNWIND_STOP_NO_FILE,	/* a frame in anonymous or JIT code */
+	PD_UNWIND_STOP_NO_CFI,	/* a frame's file has no unwind entry */
+	PD_UNWIND_STOP_NO_MAP,	/* a return address outside every map */
+	PD_UNWIND_STOP_STACK,	/* the caller's frame is past the copy */
+	PD_UNWIND_STOP_MEMORY,	/* a read outside the copy and every map */
+	PD_UNWIND_STOP_REGS,	/* registers missing or unusable */
+	PD_UNWIND_STOP_ARCH,	/* architecture or ABI not supported */
+	PD_UNWIND_STOP__NR,
+};
+
+/*
+ * The enum pd_unwind_stop of the last pd_unwinder__user_stack(); *dso
+ * (when dso is not NULL) the file the next step needed (NO_ELF, NO_FILE,
+ * NO_CFI), else NULL; valid as long as the session.
+ */
+int pd_unwinder__stop(const struct pd_unwinder *u, const char **dso);
+
 /*
  * The frames of a sample as perf script lists them: those of
  * pd_session__sample_frames(), followed, for samples with REGS_USER and
@@ -100,6 +123,95 @@ int pd_unwinder__user_stack(struct pd_unwinder *u, struct pd_thread *t,
 int pd_unwinder__sample_frames(struct pd_unwinder *u, struct pd_thread *t,
 			       const struct pd_event *ev,
 			       struct pd_frame *frames, int max);
+
+/*
+ * Unwinding once, offline: each sample with REGS_USER and STACK_USER
+ * rewritten with its user stack as an ordinary callchain (the kernel
+ * entries it had, then PERF_CONTEXT_USER and the unwound frames, return
+ * addresses as the kernel writes them), REGS_USER and STACK_USER taken
+ * out unless keep_stack. pd_convert() applies it as the "unwind" shim;
+ * pd-unwind is that shim alone.
+ *
+ *	rw = pd_unwind_rewriter__new(r, &opts);
+ *	pd_unwind_rewriter__attr(rw, &attr, &out_attr);	(each evsel)
+ *	pd_unwind_rewriter__event(rw, ev, &sample);	(each record, in
+ *							 time order)
+ *	pd_unwind_rewriter__summary(rw);
+ *	pd_unwind_rewriter__free(rw);
+ */
+struct pd_unwind_rewrite_opts {
+	size_t sz;
+	bool keep_stack;	/* leave REGS_USER and STACK_USER in */
+	int max_stack;		/* unwound frames at most; 0: 127 */
+	const char *symfs;	/* as perf's --symfs */
+	/*
+	 * Threads unwinding (0: as many as CPUs, at most 2). More than one
+	 * needs path: the input is read again by each helper, which unwinds
+	 * every other batch of samples; the output is the same whatever
+	 * their number.
+	 */
+	int jobs;
+	const char *path;	/* the input, a regular file, or NULL */
+	/* helpers only for inputs at least this large (0: 4 MiB) */
+	uint64_t parallel_min_size;
+	pd_log_fn log;
+	void *log_ctx;
+};
+
+/* A file whose absence cut user stacks, with the number of samples. */
+struct pd_unwind_missing {
+	const char *dso;
+	uint64_t samples;
+};
+
+struct pd_unwind_summary {
+	uint64_t samples;	/* samples with user registers to unwind */
+	uint64_t full;		/* reached the outermost frame */
+	uint64_t partial;	/* frames beyond the sampled ip, cut short */
+	uint64_t none;		/* no frame beyond the sampled ip */
+	/* partial and none by enum pd_unwind_stop */
+	uint64_t partial_why[PD_UNWIND_STOP__NR];
+	uint64_t none_why[PD_UNWIND_STOP__NR];
+	uint64_t no_regs;	/* samples without user registers (kernel
+				 * threads): left as they were */
+	size_t nr_missing;	/* files not found (PD_UNWIND_STOP_NO_ELF) */
+	const struct pd_unwind_missing *missing;
+	unsigned int threads;	/* threads that unwound */
+};
+
+struct pd_unwind_rewriter;
+
+/*
+ * r: the input, read in time order (PD_ORDER_TIME) by the caller.
+ * NULL with errno set on failure.
+ */
+struct pd_unwind_rewriter *
+pd_unwind_rewriter__new(struct pd_reader *r,
+			const struct pd_unwind_rewrite_opts *opts);
+void pd_unwind_rewriter__free(struct pd_unwind_rewriter *rw);
+
+/*
+ * The attr the rewritten samples of an evsel have; returns true when it
+ * differs from in (the evsel samples REGS_USER and STACK_USER).
+ */
+bool pd_unwind_rewriter__attr(const struct pd_unwind_rewriter *rw,
+			      const struct pd_attr *in, struct pd_attr *out);
+
+/*
+ * Each record of the input, in the order read. A sample whose evsel is
+ * rewritten: returns 1 and *out, the sample to write (pointers into
+ * ev and into the rewriter, valid until the next call); other records
+ * (0) go to the rewriter's session. Negative: an error.
+ */
+int pd_unwind_rewriter__event(struct pd_unwind_rewriter *rw,
+			      const struct pd_event *ev, struct pd_sample *out);
+
+/* What was unwound so far; valid until the rewriter is freed. */
+const struct pd_unwind_summary *
+pd_unwind_rewriter__summary(struct pd_unwind_rewriter *rw);
+
+/* A short name of a stop ("missing ELF", "no CFI", ...). */
+const char *pd_unwind_stop__str(int stop);
 
 #ifdef __cplusplus
 }
