@@ -38,3 +38,6 @@ $CC -O2 -g $FP $MAP -o bin/slowdown src/slowdown.c
 # NAME@plt); -fno-builtin keeps abs() and friends calls; dynamic, since
 # static programs have no PLT
 $CC -O2 -g $FP -fno-builtin $MAP -o bin/plt src/plt.c
+# Rust (legacy, v0) and C++ symbol names on C functions (asm labels),
+# for demangling as perf does it; dynamic to stay small
+$CC -O2 -g $FP $MAP -o bin/mangled src/mangled.c

@@ -95,5 +95,8 @@ check two-events.data
 # samples in .plt stubs, which perf names _init or NAME@plt
 perf record --no-buildid-cache -g -e cpu-clock -F 999 -o plt.data bin/plt 70000000
 check plt.data
+# Rust and C++ symbol names, demangled
+perf record --no-buildid-cache -g -e cpu-clock -F 999 -o mangled.data bin/mangled 500
+check mangled.data
 # the recording kernel's symbols that these files need, for other machines
 ./trim-kallsyms.sh

@@ -288,10 +288,15 @@ static int cand_path(struct pd_dso *d, enum cand c, char *buf, size_t size)
 		sym_join_symfs(s, buf, size, tmp);
 		return 0;
 	case CAND_SYSTEM_PATH:
-		/* perf's [vdso] is its own process's vdso, copied to a
-		 * file (vdso.c); the build id check then decides */
+		/*
+		 * perf's [vdso] is its own process's vdso, copied to a file
+		 * (vdso.c), but only for a recording without a build id for
+		 * it: one listed in the build-id table makes a "[vdso]"
+		 * DSO first, which only the build-id cache can load.
+		 */
 		if (!strcmp(d->path, "[vdso]")) {
-			const char *own = sym_own_vdso(s);
+			const char *own = d->key_build_id_size ? NULL :
+					  sym_own_vdso(s);
 
 			if (!own)
 				return -1;
