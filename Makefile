@@ -3,6 +3,8 @@
 #   make                 library (static and shared) and tools, in build/
 #   make check           every test; ends with "N passed, N failed"
 #   make asan / ubsan    the same suite built with a sanitizer
+#   make fuzz            each libFuzzer target (clang) for FUZZ_TIME seconds
+#                        (default 60; FUZZ_TARGETS="fuzz-file ..." for some)
 #   make bench           throughput against perf on large inputs
 #   make install PREFIX=/usr/local DESTDIR=
 
@@ -52,13 +54,23 @@ TOOL_BINS   := $(TOOLS:%=$(B)/bin/%)
 UNIT_SRCS   := $(wildcard tests/unit/test-*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 TEST_TOOLS  := $(patsubst tests/tools/%.c,$(B)/tests/tools/%,$(wildcard tests/tools/*.c))
+# Fuzz targets: tests/fuzz/fuzz-*.c, each linked with libFuzzer (make fuzz)
+# and, for make check, with tests/fuzz/replay.c instead.
+FUZZ_NAMES  := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_HELPERS := $(filter-out tests/fuzz/fuzz-%.c tests/fuzz/replay.c,$(wildcard tests/fuzz/*.c))
+FUZZ_HELPER_OBJS := $(FUZZ_HELPERS:tests/fuzz/%.c=$(B)/fuzz/%.o)
+FUZZ_CFLAGS := $(TEST_CFLAGS) -Itests/fuzz
+REPLAY_BINS := $(FUZZ_NAMES:%=$(B)/fuzz/replay-%)
+FUZZ_B      ?= build-fuzz
+FUZZ_TIME   ?= 60
+FUZZ_TARGETS ?= $(FUZZ_NAMES)
 
 STATIC_LIB  := $(B)/libperfdata.a
 SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
 PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
-.PHONY: all lib tools check asan ubsan bench install uninstall clean help fuzz
+.PHONY: all lib tools check asan ubsan bench install uninstall clean help fuzz fuzz-bins
 all: lib tools
 
 lib: $(STATIC_LIB) $(SHARED_LIB) $(PC_FILE)
@@ -112,7 +124,21 @@ $(B)/tests/tools/%: tests/tools/%.c $(STATIC_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
-check: all $(UNIT_BINS) $(TEST_TOOLS)
+$(B)/fuzz/%.o: tests/fuzz/%.c $(wildcard tests/fuzz/*.h tools/*.h libperfdata/src/*.h libperfdata/include/perfdata/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(FUZZ_CFLAGS) -c -o $@ $<
+
+$(B)/fuzz/replay-%: $(B)/fuzz/%.o $(B)/fuzz/replay.o $(FUZZ_HELPER_OBJS) $(COMMON_OBJS) $(STATIC_LIB)
+	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+
+# libFuzzer binaries: only in the tree make fuzz builds with clang
+$(B)/fuzz/bin/%: $(B)/fuzz/%.o $(FUZZ_HELPER_OBJS) $(COMMON_OBJS) $(STATIC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz-bins: $(FUZZ_TARGETS:%=$(B)/fuzz/bin/%)
+
+check: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS)
 	@B=$(B) PD_SAN="$(SAN)" tests/run.sh
 
 asan:
@@ -120,6 +146,18 @@ asan:
 
 ubsan:
 	$(MAKE) B=build-ubsan OPT="-O1 -g" SAN="-fsanitize=undefined -fno-sanitize-recover=all" check
+
+# The library and the targets built by clang with libFuzzer, ASan and
+# UBSan in $(FUZZ_B); the seed corpora come from testdata/ (through the
+# tools of the normal build) and grow in $(FUZZ_B)/corpus/.
+fuzz: all
+	@printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
+		clang -fsanitize=fuzzer -x c -o /dev/null - 2>/dev/null || \
+		{ echo "make fuzz: needs clang with libFuzzer (apt-get install clang libclang-rt-dev)" >&2; exit 1; }
+	$(MAKE) B=$(FUZZ_B) CC=clang OPT="-O1 -g" \
+		SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+		FUZZ_TARGETS="$(FUZZ_TARGETS)" fuzz-bins
+	B=$(FUZZ_B) PD_BIN=$(B)/bin FUZZ_TIME=$(FUZZ_TIME) tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 bench: all
 	@B=$(B) tests/bench.sh
@@ -142,7 +180,7 @@ uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) $(TOOLS:%=$(DESTDIR)$(MANDIR)/man1/%.1)
 
 clean:
-	rm -rf build build-asan build-ubsan
+	rm -rf build build-asan build-ubsan $(FUZZ_B)
 
 help:
-	@sed -n '2,8p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
