@@ -66,7 +66,11 @@ static const uint64_t *u64_array(struct walk *w, uint64_t nr)
 	const uint64_t *start = (const uint64_t *)w->p;
 	uint64_t i, bytes;
 
-	if (pd_mul_overflows(nr, 8, &bytes) || !need(w, bytes))
+	if (pd_mul_overflows(nr, 8, &bytes)) {
+		w->bad = true;
+		return NULL;
+	}
+	if (!need(w, bytes))
 		return NULL;
 	if (w->swap)
 		for (i = 0; i < nr; i++)
