@@ -66,8 +66,57 @@ static const char *blob_text(struct pd_feat_ctx *x, bool u64_len,
 		return NULL;
 	}
 	memcpy(copy, p, len);
+	copy[len] = '\0';	/* libtraceevent takes them as C strings */
 	*lenp = len;
 	return copy;
+}
+
+/*
+ * printk_formats lines libtraceevent reads safely: "ADDR : FMT" with FMT,
+ * its opening quote aside, at least 3 bytes long. Its parser reads past
+ * the end of a line without a ':' and before the start of a shorter FMT
+ * (tep_parse_printk_formats(), tep_register_print_string()). perf writes
+ * only lines of the form 0xADDR : "FMT".
+ */
+static bool printk_line_ok(const char *line, size_t len)
+{
+	const char *colon = memchr(line, ':', len), *fmt;
+	size_t fmt_len;
+
+	/* the character after the ':' (a space) is skipped */
+	if (!colon || colon == line || colon + 2 > line + len)
+		return false;
+	fmt = colon + 2;
+	fmt_len = line + len - fmt;
+	if (fmt_len && *fmt == '"')
+		fmt_len--;
+	return fmt_len >= 3;
+}
+
+/* The lines of text that printk_line_ok() accepts, in arena memory. */
+static const char *printk_safe(struct pd_feat_ctx *x, const char *text,
+			       size_t size)
+{
+	char *out = pd_arena_alloc(x->arena, size + 1), *o = out;
+	const char *p = text, *end = text + size;
+
+	if (!out)
+		return NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t len = (nl ? nl : end) - p;
+
+		if (memchr(p, '\0', len))
+			break;
+		if (printk_line_ok(p, len)) {
+			memcpy(o, p, len);
+			o += len;
+			*o++ = '\n';
+		}
+		p += len + 1;
+	}
+	*o = '\0';
+	return out;
 }
 
 /* "name: sched_switch" and "ID: 316" lines, for formats tep refused. */
@@ -243,8 +292,12 @@ int pd__feat_parse_tracing(struct pd_feat_ctx *x)
 	t.printk = blob_text(x, false, &t.printk_size);
 	if (!t.printk)
 		goto fail;
-	if (tep && t.printk_size)
-		tep_parse_printk_formats(tep, t.printk);
+	if (tep && t.printk_size) {
+		const char *safe = printk_safe(x, t.printk, t.printk_size);
+
+		if (safe && *safe)
+			tep_parse_printk_formats(tep, safe);
+	}
 	/* v0.6 appends saved_cmdlines; tolerate writers that did not */
 	if (strcmp(t.version, "0.5") && pd_cursor_left(&x->c) >= 8) {
 		t.saved_cmdlines = blob_text(x, true, &t.saved_cmdlines_size);
