@@ -119,6 +119,32 @@ static const char *printk_safe(struct pd_feat_ctx *x, const char *text,
 	return out;
 }
 
+/*
+ * A format for libtraceevent: the text up to its "print fmt:" line, which
+ * is given as an empty format. We use fields, names and ids, never its
+ * printing, and its parser of print expressions folds constants with no
+ * check of a divisor (SIGFPE) and leaks on malformed ones.
+ */
+static const char *tep_format(struct pd_feat_ctx *x, const char *text,
+			      size_t *len)
+{
+	static const char empty[] = "print fmt: \"\"\n";
+	const char *pf = memmem(text, *len, "\nprint fmt:", 11);
+	size_t keep;
+	char *out;
+
+	if (!pf)
+		return text;
+	keep = pf + 1 - text;
+	out = pd_arena_alloc(x->arena, keep + sizeof(empty));
+	if (!out)
+		return NULL;
+	memcpy(out, text, keep);
+	memcpy(out + keep, empty, sizeof(empty));
+	*len = keep + sizeof(empty) - 1;
+	return out;
+}
+
 /* "name: sched_switch" and "ID: 316" lines, for formats tep refused. */
 static void scan_format(struct pd_feat_ctx *x, struct pd_trace_event *ev)
 {
@@ -186,6 +212,7 @@ static int read_events(struct pd_feat_ctx *x, struct pd_tracing *t,
 		for (i = 0; i < count; i++) {
 			struct pd_trace_event *ev = &evs[total];
 			struct tep_event *te = NULL;
+			const char *text;
 			char *full;
 			size_t len;
 
@@ -193,9 +220,9 @@ static int read_events(struct pd_feat_ctx *x, struct pd_tracing *t,
 			if (!ev->format)
 				return -1;
 			ev->system = sys;
-			if (tep)
-				tep_parse_format(tep, &te, ev->format,
-						 ev->format_len, sys);
+			len = ev->format_len;
+			if (tep && (text = tep_format(x, ev->format, &len)))
+				tep_parse_format(tep, &te, text, len, sys);
 			if (te && te->name) {
 				ev->id = (uint64_t)te->id;
 				ev->event = pd_arena_strndup(x->arena, te->name,
@@ -278,7 +305,7 @@ int pd__feat_parse_tracing(struct pd_feat_ctx *x)
 		text = blob_text(x, true, &len);
 		if (!text)
 			goto fail;
-		if (tep)
+		if (tep && (text = tep_format(x, text, &len)))
 			tep_parse_event(tep, text, len, "ftrace");
 	}
 	t.nr_ftrace = nr_ftrace;

@@ -432,6 +432,37 @@ static void name_evsels(struct pd_reader *r)
 	}
 }
 
+/*
+ * data.size 0 with a feature table right at data.offset: a complete file
+ * without records (a writer wrote its features), not a killed recording.
+ * Records there cannot pass for the table: a record's first u64, read as
+ * a section offset, holds its size in bits 48-63, far past any file.
+ */
+static bool no_records_but_features(struct pd_reader *r)
+{
+	const struct pd_header_info *h = &r->hdr;
+	uint64_t nr = 0, i, table_end;
+	uint8_t entry[16];
+	unsigned int bit;
+
+	for (bit = 0; bit < PD_FEAT_BITS; bit++)
+		if (h->features[bit / 64] & (1ULL << (bit % 64)))
+			nr++;
+	table_end = h->data.offset + nr * 16;
+	if (!nr || table_end > h->file_size)
+		return false;
+	for (i = 0; i < nr; i++) {
+		struct pd_section s;
+
+		if (pd_input_pread(&r->in, entry, 16, h->data.offset + 16 * i))
+			return false;
+		read_section(&s, entry, r->swap);
+		if (!section_fits(&s, h->file_size) || s.offset < table_end)
+			return false;
+	}
+	return true;
+}
+
 static int open_file_mode(struct pd_reader *r, const uint8_t *magic16)
 {
 	struct pd_header_info *h = &r->hdr;
@@ -511,7 +542,9 @@ static int open_file_mode(struct pd_reader *r, const uint8_t *magic16)
 				     "data offset 0x%llx outside the file (%llu bytes)",
 				     (unsigned long long)h->data.offset,
 				     (unsigned long long)h->file_size);
-	if (h->data.size == 0) {
+	if (h->data.size == 0 && no_records_but_features(r)) {
+		r->data_end = h->data.offset;
+	} else if (h->data.size == 0) {
 		/* the recorder was killed before writing the final header */
 		h->data_size_was_zero = true;
 		memset(h->features, 0, sizeof(h->features));

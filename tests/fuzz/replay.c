@@ -50,6 +50,8 @@ static int run_file(const char *path)
 		ret = -1;
 		goto out;
 	}
+	/* names the input a crash is about */
+	fprintf(stderr, "replay: %s\n", path);
 	LLVMFuzzerTestOneInput(buf, len);
 out:
 	free(buf);

@@ -10,6 +10,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-build-fuzz}
 : "${FUZZ_TIME:=60}"
 failed=
+LSAN_OPTIONS=suppressions=$top/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
+export LSAN_OPTIONS
 for t in "$@"; do
 	corpus=$B/corpus/$t
 	crash=$B/crash/$t
