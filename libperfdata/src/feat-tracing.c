@@ -120,22 +120,78 @@ static const char *printk_safe(struct pd_feat_ctx *x, const char *text,
 }
 
 /*
+ * Whether a format line is one libtraceevent can be given: the lines a
+ * kernel writes ("name: X", "ID: N", "format:", blank, and
+ * "\tfield:DECL;\toffset:N;\tsize:N;\tsigned:N;" with a plain C
+ * declaration). Its parser dereferences NULL or reads out of bounds on
+ * some malformed ones.
+ */
+static bool format_line_ok(const char *l, size_t len)
+{
+	size_t i, depth = 0;
+	const char *semi;
+
+	if (!len || (len == 7 && !memcmp(l, "format:", 7)))
+		return true;
+	if ((len > 6 && !memcmp(l, "name: ", 6)) ||
+	    (len > 4 && !memcmp(l, "ID: ", 4))) {
+		for (i = 0; i < len; i++)
+			if ((unsigned char)l[i] < ' ' || l[i] == 0x7f)
+				return false;
+		return true;
+	}
+	if (len < 8 || memcmp(l, "\tfield:", 7))
+		return false;
+	semi = memchr(l, ';', len);
+	if (!semi)
+		return false;
+	for (i = 7; l + i < semi; i++) {
+		char c = l[i];
+
+		if (c == '[')
+			depth++;
+		else if (c == ']' && depth)
+			depth--;
+		else if (!(c == '_' || c == ' ' || c == '*' || c == ']' ||
+			   (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+			   (c >= 'A' && c <= 'Z')))
+			return false;
+	}
+	if (depth)
+		return false;
+	for (i = semi - l; i < len; i++)
+		if (l[i] != '\t' && l[i] != ';' && l[i] != ':' &&
+		    !(l[i] >= 'a' && l[i] <= 'z') && !(l[i] >= '0' && l[i] <= '9'))
+			return false;
+	return true;
+}
+
+/*
  * A format for libtraceevent: the text up to its "print fmt:" line, which
  * is given as an empty format. We use fields, names and ids, never its
  * printing, and its parser of print expressions folds constants with no
- * check of a divisor (SIGFPE) and leaks on malformed ones.
+ * check of a divisor (SIGFPE) and leaks on malformed ones. NULL when a
+ * line before it is not one format_line_ok() takes (the caller then
+ * reads the name and id itself).
  */
 static const char *tep_format(struct pd_feat_ctx *x, const char *text,
 			      size_t *len)
 {
 	static const char empty[] = "print fmt: \"\"\n";
-	const char *pf = memmem(text, *len, "\nprint fmt:", 11);
+	const char *pf = memmem(text, *len, "\nprint fmt:", 11), *p;
 	size_t keep;
 	char *out;
 
 	if (!pf)
-		return text;
+		return NULL;
 	keep = pf + 1 - text;
+	for (p = text; p < text + keep;) {
+		const char *nl = memchr(p, '\n', text + keep - p);
+
+		if (!nl || !format_line_ok(p, nl - p))
+			return NULL;
+		p = nl + 1;
+	}
 	out = pd_arena_alloc(x->arena, keep + sizeof(empty));
 	if (!out)
 		return NULL;

@@ -188,13 +188,14 @@ static int load_blob(struct pd_reader *r, uint64_t off, uint64_t bsize)
 		return pd__set_error(r, (int)n, off, "%s", pd_strerror((int)n));
 	if ((uint64_t)n < bsize)
 		return stop_truncated(r, off, "tracing data cut short");
-	if (bsize > r->blob_cap) {
-		void *b = realloc(r->blob, bsize);
+	if (bsize > r->blob_cap || !r->blob) {
+		/* a 0-byte blob too gets a buffer: memcpy takes no NULL */
+		void *b = realloc(r->blob, bsize ? bsize : 1);
 
 		if (!b)
 			return -ENOMEM;
 		r->blob = b;
-		r->blob_cap = bsize;
+		r->blob_cap = bsize ? bsize : 1;
 	}
 	memcpy(r->blob, pd_input_ptr(&r->in), bsize);
 	pd_input_consume(&r->in, bsize);
