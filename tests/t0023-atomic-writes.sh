@@ -1,0 +1,72 @@
+#!/bin/sh
+# Writes are atomic and never touch the input:
+# - pd-convert killed (SIGKILL) in the middle of a conversion leaves no
+#   output file, and an existing output as it was; the writer's temporary
+#   file (".NAME.XXXXXX" next to the output) is the only thing SIGKILL can
+#   leave behind (see writer.h);
+# - a write error (the file size limit, ulimit -f, hit with SIGXFSZ
+#   ignored: EFBIG) ends with status 1, one error line naming the output,
+#   no output and no temporary file;
+# - a pipe-mode stream to a full device (/dev/full) ends with status 1 and
+#   one error line;
+# - the input is byte-identical after every one of these.
+. "$(dirname "$0")/lib.sh"
+
+in=$TD/fp.data
+sum=$(cksum <"$in")
+psum=$(cksum <"$TD/pipe.data")
+
+# SIGKILL while pd-convert waits for the rest of its input: a pipe-mode
+# stream whose first half arrives, then nothing until the kill.
+mkdir "$tmp/k"
+half=$(( $(wc -c <"$TD/pipe.data") / 2 ))
+for out in new existing; do
+	[ $out = existing ] && printf 'old' >"$tmp/k/$out.data"
+	mkfifo "$tmp/k/fifo"
+	"$PD_BIN/pd-convert" -q - -o "$tmp/k/$out.data" <"$tmp/k/fifo" 2>/dev/null &
+	pid=$!
+	exec 3>"$tmp/k/fifo"
+	head -c "$half" "$TD/pipe.data" >&3
+	# the first records written: the temporary file exists and grows
+	i=0
+	while [ $i -lt 50 ] && [ -z "$(ls -A "$tmp/k" | grep '^\.')" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	check "killed mid-way ($out output): it was writing (a temporary file)" \
+		[ -n "$(ls -A "$tmp/k" | grep '^\.')" ]
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	exec 3>&-
+	rm -f "$tmp/k/fifo"
+	if [ $out = new ]; then
+		check "killed mid-way: no output file" [ ! -e "$tmp/k/new.data" ]
+	else
+		check "killed mid-way: the existing output unchanged" \
+			[ "$(cat "$tmp/k/existing.data")" = old ]
+	fi
+	rm -f "$tmp/k"/.*.data.* 2>/dev/null
+done
+check "killed mid-way: input unchanged" [ "$(cksum <"$TD/pipe.data")" = "$psum" ]
+
+# Write errors: EFBIG from the file size limit, for each output form.
+mkdir "$tmp/f"
+for how in --file --pipe --compress --endian=big; do
+	( trap '' XFSZ; ulimit -f 8
+	  exec "$PD_BIN/pd-convert" -q $how "$in" -o "$tmp/f/out.data" ) 2>"$tmp/err"
+	rc=$?
+	check "write error ($how): status 1 ($rc)" [ $rc -eq 1 ]
+	check "write error ($how): one error line naming the output" \
+		sh -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'error: .*out.data' '$tmp/err'"
+	check "write error ($how): no output, no temporary file" \
+		[ -z "$(ls -A "$tmp/f")" ]
+	check "write error ($how): input unchanged" [ "$(cksum <"$in")" = "$sum" ]
+done
+
+# A full device as standard output (pipe mode).
+"$PD_BIN/pd-convert" -q --pipe "$in" -o - >/dev/full 2>"$tmp/err"
+rc=$?
+check "/dev/full: status 1 ($rc)" [ $rc -eq 1 ]
+check "/dev/full: one error line" \
+	sh -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'error: ' '$tmp/err'"
+check "/dev/full: input unchanged" [ "$(cksum <"$in")" = "$sum" ]
