@@ -66,6 +66,13 @@ struct pd_session {
 	bool kernel_narrowed;
 	bool kernel_clip;
 	uint64_t kernel_lo, kernel_hi;
+	/*
+	 * perf's ref_reloc_sym: the kernel map "[kernel.kallsyms]_text"
+	 * says _text ran at its pgoff (0: unknown, kptr_restrict). A
+	 * vmlinux is relocated by it.
+	 */
+	const char *kref_name;
+	uint64_t kref_addr;
 	/* build ids by file name: open addressing */
 	struct bid_entry *bids;
 	size_t nr_bids, cap_bids;
@@ -508,6 +515,19 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 		if (!strncmp(name, "[kernel.kallsyms]", 17) ||
 		    !strncmp(name, "[guest.kernel.kallsyms", 22)) {
 			map.name = intern(s, "[kernel.kallsyms]");
+			/* machine__process_kernel_mmap_event(): the name
+			 * after the machine's "[kernel.kallsyms]" */
+			if (mm->pgoff) {
+				const char *ref = name[1] == 'k' ? name + 17 :
+						  strchr(name, ']');
+
+				if (ref && *ref == ']')
+					ref++;
+				s->kref_name = intern(s, ref ? ref : "");
+				s->kref_addr = mm->pgoff;
+				if (!s->kref_name)
+					return -ENOMEM;
+			}
 			/* 32-bit: the kernel starts where its map does */
 			if (!s->kernel_start || s->kernel_start > map.start)
 				if (s->kernel_start != 1ULL << 63)
@@ -656,8 +676,10 @@ static struct pd_dso *map_dso(struct pd_session *s, struct pd_map *map,
 	if (kernel) {
 		const struct bid_entry *b = bid_find(s, "[kernel.kallsyms]");
 
-		map->dso = pd_symbolizer__kernel(s->sym, b ? b->id : NULL,
-						 b ? b->size : 0);
+		map->dso = pd_symbolizer__kernel_reloc(s->sym, b ? b->id : NULL,
+						       b ? b->size : 0,
+						       s->kref_name,
+						       s->kref_addr);
 	} else if (map->perf_map)
 		map->dso = pd_symbolizer__perf_map(s->sym, map->pid);
 	else if (map->path)
@@ -674,6 +696,34 @@ struct pd_maps *pd__thread_maps(const struct pd_thread *t)
 struct pd_dso *pd__session_map_dso(struct pd_session *s, struct pd_map *map)
 {
 	return map_dso(s, map, false);
+}
+
+/*
+ * A vmlinux's symbols outside .text: perf adds a kernel map per section
+ * (dso__process_kernel_symbol()), named after it. Their DSO here is the
+ * kernel's, which holds their symbols too. Out of memory, they are left
+ * out (the frames stay unresolved).
+ */
+static void add_kernel_sections(struct pd_session *s, struct pd_dso *dso)
+{
+	struct pd_map map = { 0 };
+	const char *name;
+	size_t i;
+
+	for (i = 0; !pd_dso__kernel_section(dso, i, &name, &map.start,
+					    &map.end); i++) {
+		if (map.start >= map.end)
+			continue;
+		map.name = intern(s, name);
+		if (!map.name)
+			return;
+		map.path = map.name;
+		map.identity = true;
+		map.dso = dso;
+		map.dso_looked_up = true;
+		if (pd__maps_insert(s->kmaps, &map))
+			return;
+	}
 }
 
 /*
@@ -703,6 +753,7 @@ static void narrow_kernel_maps(struct pd_session *s)
 	s->kernel_clip = true;
 	pd__maps_clip(s->kmaps, "[kernel.kallsyms]", s->kernel_lo,
 		      s->kernel_hi);
+	add_kernel_sections(s, dso);
 }
 
 PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,

@@ -50,9 +50,12 @@ pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
 	}
 	if (s->opts.kallsyms)
 		s->kallsyms = strdup(s->opts.kallsyms);
+	if (s->opts.vmlinux && s->opts.vmlinux[0])
+		s->vmlinux = strdup(s->opts.vmlinux);
 	s->hash_size = SYM_HASH_SIZE;
 	s->hash = calloc(s->hash_size, sizeof(*s->hash));
 	if (!s->buildid_dir || (s->opts.kallsyms && !s->kallsyms) || !s->hash ||
+	    (s->opts.vmlinux && s->opts.vmlinux[0] && !s->vmlinux) ||
 	    (s->opts.symfs && s->opts.symfs[0] && !s->symfs)) {
 		pd_symbolizer__free(s);
 		errno = ENOMEM;
@@ -73,6 +76,7 @@ static void dso_free(struct pd_dso *d)
 	for (i = 0; i < d->nr_modules; i++)
 		free(d->modules[i]);
 	free(d->modules);
+	free(d->ksecs);
 	free(d->path);
 	free(d->symsrc);
 	free(d->mismatch);
@@ -101,6 +105,7 @@ PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 	free(s->symfs);
 	free(s->buildid_dir);
 	free(s->kallsyms);
+	free(s->vmlinux);
 	free(s);
 }
 
@@ -273,52 +278,84 @@ static char *kallsyms_path(struct pd_symbolizer *s, const uint8_t *bid,
 	return path;
 }
 
-PD_EXPORT struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s,
-					       const uint8_t *build_id,
-					       size_t build_id_size)
+/*
+ * perf 6.1's dso__load_vmlinux(): an absolute path is used as is, a
+ * relative one under the symfs (symbol__join_symfs(): SYMFS/PATH).
+ */
+static char *vmlinux_path(const struct pd_symbolizer *s)
 {
-	struct pd_dso *d;
+	char *path;
+
+	if (s->vmlinux[0] == '/' || !s->symfs)
+		return strdup(s->vmlinux);
+	if (asprintf(&path, "%s/%s", s->symfs, s->vmlinux) < 0)
+		return NULL;
+	return path;
+}
+
+static void warn_vmlinux(struct pd_symbolizer *s, const struct pd_dso *d,
+			 const char *path)
+{
+	char hex[2 * PD_BUILD_ID_MAX + 1];
+	size_t i;
+
+	for (i = 0; i < d->build_id_size; i++)
+		sprintf(hex + 2 * i, "%02x", d->build_id[i]);
+	hex[2 * d->build_id_size] = '\0';
+	if (!d->found_file)
+		pd__warn(&s->log,
+			 "--vmlinux: %s: not found: kernel frames stay unresolved (perf then uses no other kernel symbols)",
+			 path);
+	else if (d->not_elf)
+		pd__warn(&s->log,
+			 "--vmlinux: %s: not an ELF file: kernel frames stay unresolved",
+			 path);
+	else if (d->mismatch)
+		pd__warn(&s->log,
+			 "--vmlinux: %s: its build id is not the recording kernel's (%s): kernel frames stay unresolved",
+			 path, hex);
+	else
+		pd__warn(&s->log,
+			 "--vmlinux: %s: no symbols (no .symtab: stripped?): kernel frames stay unresolved",
+			 path);
+}
+
+/*
+ * perf 6.1's dso__load_kernel_sym(): --kallsyms wins; else a --vmlinux
+ * is the only source tried (no fallback when it cannot be used); else
+ * kallsyms as kallsyms_path() says, with nothing local under a symfs.
+ */
+static int kernel_load(struct pd_symbolizer *s, struct pd_dso *d,
+		       const uint8_t *build_id, size_t build_id_size,
+		       const char *ref_name, uint64_t ref_addr)
+{
 	char *path;
 	int err;
 
-	if (!build_id)
-		build_id_size = 0;
-	if (build_id_size > PD_BUILD_ID_MAX)
-		build_id_size = PD_BUILD_ID_MAX;
-	for (d = s->dsos; d; d = d->next)
-		if (d->kind == PD_DSO_KERNEL &&
-		    d->key_build_id_size == build_id_size &&
-		    !memcmp(d->build_id, build_id ? build_id : d->build_id,
-			    build_id_size))
-			return d;
-	d = dso_new(s, PD_DSO_KERNEL, "[kernel.kallsyms]");
-	if (!d) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	if (build_id_size) {
-		memcpy(d->build_id, build_id, build_id_size);
-		d->build_id_size = build_id_size;
-		d->key_build_id_size = build_id_size;
-		d->has_build_id = true;
+	if (s->vmlinux && !s->kallsyms) {
+		path = vmlinux_path(s);
+		if (!path)
+			return -ENOMEM;
+		err = sym_vmlinux__load(d, path, ref_name, ref_addr);
+		if (!err && !d->loaded)
+			warn_vmlinux(s, d, path);
+		free(path);
+		return err;
 	}
 	/* perf 6.1's dso__load_kernel_sym() tries no local files when a
 	 * symfs is given: neither /proc/kallsyms nor the cache's kallsyms */
 	if (s->symfs && !s->kallsyms) {
 		pd__warn(&s->log,
 			 "--symfs without --kallsyms: kernel frames stay unresolved (as perf leaves them)");
-		return d;
+		return 0;
 	}
 	path = kallsyms_path(s, build_id, build_id_size);
-	if (!path) {
-		errno = ENOMEM;
-		return NULL;
-	}
+	if (!path)
+		return -ENOMEM;
 	err = sym_kallsyms__load(d, path);
 	if (err == -ENOMEM) {
 		free(path);
-		errno = ENOMEM;
-		return NULL;
+		return err;
 	}
 	if (!d->loaded && !s->kallsyms && build_id_size &&
 	    strcmp(path, "/proc/kallsyms"))
@@ -328,7 +365,54 @@ PD_EXPORT struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s,
 	else if (!d->loaded)
 		pd__warn(&s->log, "%s: no kernel symbols", path);
 	free(path);
+	return 0;
+}
+
+PD_EXPORT struct pd_dso *
+pd_symbolizer__kernel_reloc(struct pd_symbolizer *s, const uint8_t *build_id,
+			    size_t build_id_size, const char *ref_name,
+			    uint64_t ref_addr)
+{
+	struct pd_dso *d;
+
+	if (!build_id)
+		build_id_size = 0;
+	if (build_id_size > PD_BUILD_ID_MAX)
+		build_id_size = PD_BUILD_ID_MAX;
+	if (!ref_name)
+		ref_addr = 0;
+	for (d = s->dsos; d; d = d->next)
+		if (d->kind == PD_DSO_KERNEL &&
+		    d->key_build_id_size == build_id_size &&
+		    !memcmp(d->build_id, build_id ? build_id : d->build_id,
+			    build_id_size) &&
+		    (!s->vmlinux || d->ref_addr == ref_addr))
+			return d;
+	d = dso_new(s, PD_DSO_KERNEL, "[kernel.kallsyms]");
+	if (!d) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	d->ref_addr = ref_addr;
+	if (build_id_size) {
+		memcpy(d->build_id, build_id, build_id_size);
+		d->build_id_size = build_id_size;
+		d->key_build_id_size = build_id_size;
+		d->has_build_id = true;
+	}
+	if (kernel_load(s, d, build_id, build_id_size, ref_name,
+			ref_addr) == -ENOMEM) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	return d;
+}
+
+PD_EXPORT struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s,
+					       const uint8_t *build_id,
+					       size_t build_id_size)
+{
+	return pd_symbolizer__kernel_reloc(s, build_id, build_id_size, NULL, 0);
 }
 
 /*

@@ -68,7 +68,7 @@ static Elf_Scn *section_by_name(Elf *elf, const GElf_Ehdr *eh, GElf_Shdr *sh,
 }
 
 /* perf's elf_read_build_id(): the first of these note sections. */
-static int elf_build_id(Elf *elf, uint8_t *bid, size_t size)
+int sym_elf__build_id(Elf *elf, uint8_t *bid, size_t size)
 {
 	static const char *const names[] = { ".note.gnu.build-id", ".notes", ".note" };
 	GElf_Ehdr eh;
@@ -106,7 +106,7 @@ int sym_elf__read_build_id(const char *path, uint8_t *bid, size_t size)
 		return -1;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf) {
-		ret = elf_build_id(elf, bid, size);
+		ret = sym_elf__build_id(elf, bid, size);
 		elf_end(elf);
 	}
 	close(fd);
@@ -115,7 +115,7 @@ int sym_elf__read_build_id(const char *path, uint8_t *bid, size_t size)
 
 /* perf's dso__build_id_equal(): a recorded 20-byte id may be a shorter
  * one padded with zeros. */
-static bool build_id_equal(const struct pd_dso *d, const uint8_t *bid, size_t n)
+bool sym_build_id_equal(const struct pd_dso *d, const uint8_t *bid, size_t n)
 {
 	size_t i;
 
@@ -144,9 +144,9 @@ static int symsrc_open(struct pd_dso *d, struct symsrc *ss)
 		goto fail;
 	if (d->has_build_id) {
 		uint8_t bid[PD_BUILD_ID_MAX];
-		int n = elf_build_id(ss->elf, bid, sizeof(bid));
+		int n = sym_elf__build_id(ss->elf, bid, sizeof(bid));
 
-		if (n <= 0 || !build_id_equal(d, bid, n > PD_BUILD_ID_MAX ?
+		if (n <= 0 || !sym_build_id_equal(d, bid, n > PD_BUILD_ID_MAX ?
 					      PD_BUILD_ID_MAX : (size_t)n)) {
 			if (!d->mismatch)
 				d->mismatch = strdup(ss->path);

@@ -9,6 +9,8 @@
 
 #include <perfdata/symbols.h>
 
+#include <libelf.h>
+
 #include "arena.h"
 #include "internal.h"
 #include "sym-rbtree.h"
@@ -50,6 +52,10 @@ struct sym_seg {
 	uint64_t vaddr, offset, filesz;
 };
 
+struct sym_kernel_section {
+	uint64_t start, end;
+};
+
 enum pd_dso_kind {
 	PD_DSO_ELF,
 	PD_DSO_KERNEL,
@@ -78,8 +84,18 @@ struct pd_dso {
 	 */
 	int32_t *sym_left, *sym_right;
 	int32_t sym_root;
-	char **modules;			/* kernel: "[ext4]" */
+	char **modules;			/* kernel: "[ext4]", or a vmlinux
+					 * section's "[kernel.kallsyms].init.text" */
 	size_t nr_modules;
+	/*
+	 * From a vmlinux: the relocated .text, where perf moves the kernel
+	 * map, and per module entry the relocated section of its map.
+	 */
+	bool vmlinux_text;
+	uint64_t text_start, text_end;
+	struct sym_kernel_section *ksecs;
+	bool not_elf;			/* the vmlinux is no ELF file */
+	uint64_t ref_addr;		/* kernel: as asked (cache key) */
 	bool loaded;
 	bool found_file;		/* some candidate file existed */
 	char *mismatch;			/* first file with another build id */
@@ -102,6 +118,7 @@ struct pd_symbolizer {
 	char *symfs;
 	char *buildid_dir;
 	char *kallsyms;			/* --kallsyms, or NULL */
+	char *vmlinux;			/* --vmlinux, or NULL */
 	struct pd_logger log;
 	struct pd_dso *dsos;
 	struct pd_dso **hash;
@@ -130,8 +147,20 @@ const char *sym_own_vdso(struct pd_symbolizer *s);
 int sym_elf__load(struct pd_dso *d);
 /* Reads a file's GNU build id; its size or -1. */
 int sym_elf__read_build_id(const char *path, uint8_t *bid, size_t size);
+/* perf's elf_read_build_id() on an open file; its size or -1. */
+int sym_elf__build_id(Elf *elf, uint8_t *bid, size_t size);
+/* perf's dso__build_id_equal(). */
+bool sym_build_id_equal(const struct pd_dso *d, const uint8_t *bid, size_t n);
 /* First .symtab symbol named name in path, as `nm path` lists it. */
 int sym_elf__nm_lookup(const char *path, const char *name, uint64_t *value);
+
+/*
+ * sym-vmlinux.c: the kernel's symbols from a vmlinux, relocated by the
+ * recorded address of ref_name (perf's ref_reloc_sym; NULL or 0: none).
+ * 0 (d->loaded tells) or -ENOMEM.
+ */
+int sym_vmlinux__load(struct pd_dso *d, const char *path, const char *ref_name,
+		      uint64_t ref_addr);
 
 /* sym-kallsyms.c, sym-perfmap.c */
 int sym_kallsyms__load(struct pd_dso *d, const char *path);

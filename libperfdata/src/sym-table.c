@@ -305,6 +305,12 @@ PD_EXPORT int pd_dso__kernel_range(const struct pd_dso *d, uint64_t *start,
 
 	if (!d || d->kind != PD_DSO_KERNEL || !d->loaded)
 		return -ENOENT;
+	/* a vmlinux: perf moves the kernel map to its relocated .text */
+	if (d->vmlinux_text) {
+		*start = d->text_start;
+		*end = d->text_end;
+		return 0;
+	}
 	for (i = 0; i < d->nr_syms; i++) {
 		if (d->sym_module && d->sym_module[i])
 			continue;
@@ -316,5 +322,18 @@ PD_EXPORT int pd_dso__kernel_range(const struct pd_dso *d, uint64_t *start,
 		return -ENOENT;
 	*start = d->syms[first].start;
 	*end = d->syms[last].end;
+	return 0;
+}
+
+PD_EXPORT int pd_dso__kernel_section(const struct pd_dso *d, size_t i,
+				     const char **name, uint64_t *start,
+				     uint64_t *end)
+{
+	if (!d || d->kind != PD_DSO_KERNEL || !d->loaded || !d->ksecs ||
+	    i >= d->nr_modules)
+		return -ENOENT;
+	*name = d->modules[i];
+	*start = d->ksecs[i].start;
+	*end = d->ksecs[i].end;
 	return 0;
 }

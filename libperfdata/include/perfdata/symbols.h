@@ -25,7 +25,15 @@ struct pd_symbolizer_opts {
 	const char *buildid_dir; /* NULL: symfs/.debug with a symfs, else
 				  * $PERF_BUILDID_DIR, else ~/.debug */
 	const char *kallsyms;	/* NULL: /proc/kallsyms */
-	const char *vmlinux;	/* NULL: none (kallsyms only) */
+	/*
+	 * The kernel image (perf --vmlinux), the only source of the
+	 * kernel's symbols unless kallsyms is given: an absolute path as
+	 * is, a relative one under symfs. Used only when its build id is
+	 * the recording kernel's (or either is unknown); otherwise, or
+	 * when missing or without .symtab, kernel frames stay unresolved
+	 * (one warning says why), as perf 6.1 leaves them. NULL: none.
+	 */
+	const char *vmlinux;
 	bool no_demangle;	/* raw C++/Rust names */
 	pd_log_fn log;		/* warnings: one per DSO that cannot load */
 	void *log_ctx;
@@ -74,13 +82,27 @@ struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s, const char *path,
 /*
  * The kernel ([kernel.kallsyms]) and kernel modules ("[ext4]") of the
  * kernel with the recorded build id (NULL, size 0: unknown). Symbols come
- * from opts.kallsyms if given; else from /proc/kallsyms when the build id
- * is unknown or the running kernel's; else from the build-id cache's
+ * from opts.kallsyms if given; else from opts.vmlinux if given (alone);
+ * else from /proc/kallsyms when the build id is unknown or the running
+ * kernel's; else from the build-id cache's
  * [kernel.kallsyms]/BUILDID/kallsyms, or none (one warning), as perf does.
+ * Addresses are the running kernel's.
  */
 struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s,
 				     const uint8_t *build_id,
 				     size_t build_id_size);
+/*
+ * The same, for a recording whose kernel map names ref_name at ref_addr:
+ * perf's "[kernel.kallsyms]_text" MMAP says _text ran at its pgoff. A
+ * vmlinux's symbols move by ref_addr minus the vmlinux's own value of
+ * ref_name (KASLR); none when ref_addr is 0 or ref_name NULL or not in
+ * the vmlinux. Kallsyms addresses need no such move.
+ */
+struct pd_dso *pd_symbolizer__kernel_reloc(struct pd_symbolizer *s,
+					   const uint8_t *build_id,
+					   size_t build_id_size,
+					   const char *ref_name,
+					   uint64_t ref_addr);
 
 /*
  * /tmp/perf-PID.map, whatever symfs says (perf 6.1 reads it there); a
@@ -143,12 +165,23 @@ const struct pd_sym *pd_dso__find(struct pd_dso *d, uint64_t addr);
 const char *pd_dso__kernel_module(struct pd_dso *d, uint64_t addr);
 
 /*
- * The kernel DSO's core symbols (modules left out) span [start, end):
- * perf narrows the kernel map to this range once kallsyms loads
- * (map__fixup_start/end). 0, or -ENOENT for no such symbols.
+ * The kernel map's range once the kernel DSO loaded: from kallsyms, the
+ * span of the core symbols (modules left out; perf's
+ * map__fixup_start/end); from a vmlinux, its relocated .text section
+ * (dso__process_kernel_symbol()). 0, or -ENOENT for no such symbols.
  */
 int pd_dso__kernel_range(const struct pd_dso *d, uint64_t *start,
 			 uint64_t *end);
+
+/*
+ * From a vmlinux, the i-th (from 0) section other than .text holding
+ * symbols: perf gives each a kernel map of its own, [start, end) (the
+ * relocated section), whose DSO it prints as name,
+ * "[kernel.kallsyms].init.text". pd_dso__find() names its addresses.
+ * 0, or -ENOENT past the last.
+ */
+int pd_dso__kernel_section(const struct pd_dso *d, size_t i,
+			   const char **name, uint64_t *start, uint64_t *end);
 
 /* Whether the DSO loaded (symbols found), and why not otherwise. */
 bool pd_dso__loaded(const struct pd_dso *d);
