@@ -54,6 +54,7 @@ struct sym_seg {
 
 struct sym_kernel_section {
 	uint64_t start, end;
+	int32_t root;		/* its symbols' tree (sym_left), or -1 */
 };
 
 enum pd_dso_kind {

@@ -241,8 +241,15 @@ static long find_index(const struct pd_dso *d, uint64_t addr)
 	long i;
 
 	if (d->sym_left) {
+		size_t k;
+
+		i = d->sym_root;
+		/* a vmlinux section's map: its own DSO and tree in perf */
+		for (k = 0; d->ksecs && k < d->nr_modules; k++)
+			if (addr >= d->ksecs[k].start && addr < d->ksecs[k].end)
+				i = d->ksecs[k].root;
 		/* perf's symbols__find(): the first cover on the path */
-		for (i = d->sym_root; i >= 0;) {
+		for (; i >= 0;) {
 			const struct pd_sym *s = &d->syms[i];
 
 			if (addr < s->start)

@@ -80,6 +80,7 @@ static int section_map(struct pd_dso *d, const char *sec, const GElf_Shdr *sh,
 	}
 	ks[d->nr_modules].start = sh->sh_addr + reloc;
 	ks[d->nr_modules].end = sh->sh_addr + reloc + sh->sh_size;
+	ks[d->nr_modules].root = -1;
 	m[d->nr_modules] = name;
 	return (int)++d->nr_modules;
 }
@@ -101,10 +102,85 @@ static uint64_t ref_value(Elf *elf, Elf_Data *syms, Elf_Data *strs, size_t nr,
 	return 0;
 }
 
+/* perf's trees of the section DSOs, by module index (0 unused) */
+struct sec_trees {
+	struct sym_rbtree *t;
+	size_t nr;
+};
+
+static int sec_trees__reserve(struct sec_trees *st, size_t n)
+{
+	struct sym_rbtree *t;
+
+	if (n <= st->nr)
+		return 0;
+	t = realloc(st->t, n * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	st->t = t;
+	for (; st->nr < n; st->nr++)
+		sym_rbtree__init(&t[st->nr]);
+	return 0;
+}
+
+static void sec_trees__release(struct sec_trees *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr; i++)
+		sym_rbtree__release(&st->t[i]);
+	free(st->t);
+}
+
+/*
+ * Lookups follow perf's trees: the kernel DSO's for .text, each
+ * section's own in its map. Nodes are the symbols' seq numbers, unique
+ * across the trees. Without any tree (out of memory), by address.
+ */
+static int set_trees(struct pd_dso *d, const struct sym_vec *sv,
+		     const struct sym_rbtree *main, const struct sec_trees *st)
+{
+	int32_t *index_of;
+	size_t i;
+
+	if (main->failed)
+		return 0;
+	for (i = 1; i < st->nr; i++)
+		if (st->t[i].failed)
+			return 0;
+	index_of = malloc(sv->next_seq * sizeof(*index_of));
+	d->sym_left = malloc(sv->nr * sizeof(*d->sym_left));
+	d->sym_right = malloc(sv->nr * sizeof(*d->sym_right));
+	if (!index_of || !d->sym_left || !d->sym_right) {
+		free(index_of);
+		return -ENOMEM;
+	}
+	for (i = 0; i < sv->next_seq; i++)
+		index_of[i] = -1;
+	for (i = 0; i < sv->nr; i++)
+		index_of[sv->v[i].seq] = (int32_t)i;
+	for (i = 0; i < sv->nr; i++) {
+		uint16_t m = sv->v[i].module;
+		const struct sym_rbtree *t = m ? &st->t[m] : main;
+		int32_t l = t->left[sv->v[i].seq], r = t->right[sv->v[i].seq];
+
+		d->sym_left[i] = l < 0 ? -1 : index_of[l];
+		d->sym_right[i] = r < 0 ? -1 : index_of[r];
+	}
+	d->sym_root = main->root < 0 ? -1 : index_of[main->root];
+	for (i = 0; i < d->nr_modules; i++) {
+		const struct sym_rbtree *t = i + 1 < st->nr ? &st->t[i + 1] : NULL;
+
+		d->ksecs[i].root = !t || t->root < 0 ? -1 : index_of[t->root];
+	}
+	free(index_of);
+	return 0;
+}
+
 /* 0, 1 when perf gives up part way, or -ENOMEM. */
 static int read_symbols(struct pd_dso *d, Elf *elf, const char *ref_name,
 			uint64_t ref_addr, struct sym_vec *sv,
-			struct sym_vec *other)
+			struct sym_vec *other, struct sec_trees *trees)
 {
 	GElf_Shdr symsh, strsh, sh;
 	Elf_Scn *scn = NULL, *symtab = NULL;
@@ -173,10 +249,17 @@ static int read_symbols(struct pd_dso *d, Elf *elf, const char *ref_name,
 		if (!name)
 			return -ENOMEM;
 		if (mod) {
+			/* each section's DSO has its own tree in perf; the
+			 * node numbers (seq) are shared with the kernel's */
+			if (sec_trees__reserve(trees, (size_t)mod + 1))
+				return -ENOMEM;
+			other->next_seq = sv->next_seq;
+			other->tree = &trees->t[mod];
 			if (sym_vec__push(other, sym.st_value + reloc,
 					  sym.st_size,
 					  GELF_ST_BIND(sym.st_info), name))
 				return -ENOMEM;
+			sv->next_seq = other->next_seq;
 			other->v[other->nr - 1].module = (uint16_t)mod;
 		} else if (sym_vec__push(sv, sym.st_value + reloc, sym.st_size,
 					 GELF_ST_BIND(sym.st_info), name)) {
@@ -191,10 +274,10 @@ int sym_vmlinux__load(struct pd_dso *d, const char *path, const char *ref_name,
 {
 	struct sym_rbtree tree;
 	struct sym_vec sv = { .tree = &tree }, other = { 0 };
+	struct sec_trees st = { 0 };
 	uint8_t bid[PD_BUILD_ID_MAX];
 	Elf *elf = NULL;
 	int fd, n, ret = 0;
-	size_t i;
 
 	sym_rbtree__init(&tree);
 	elf_version(EV_CURRENT);
@@ -219,7 +302,7 @@ int sym_vmlinux__load(struct pd_dso *d, const char *path, const char *ref_name,
 			goto out;
 		}
 	}
-	ret = read_symbols(d, elf, ref_name, ref_addr, &sv, &other);
+	ret = read_symbols(d, elf, ref_name, ref_addr, &sv, &other, &st);
 	if (ret < 0)
 		goto out;
 	sym_vec__sort(&sv);
@@ -227,26 +310,25 @@ int sym_vmlinux__load(struct pd_dso *d, const char *path, const char *ref_name,
 		sym_vec__fixup_end(&sv, false);
 		sym_vec__fixup_duplicate(&sv);
 	}
+	ret = 0;
 	if (other.nr) {
-		/*
-		 * The other sections' symbols are in DSOs of their own in
-		 * perf, not in the kernel DSO's tree: its shape here would
-		 * not be perf's, so overlaps are resolved by address.
-		 */
-		sv.tree = NULL;
-		for (i = 0; i < other.nr; i++) {
-			const struct sym_new *o = &other.v[i];
+		/* one array; the section symbols keep their seq numbers */
+		struct sym_new *v = realloc(sv.v, (sv.nr + other.nr) * sizeof(*v));
 
-			if (sym_vec__push(&sv, o->start, o->end - o->start,
-					  o->bind, o->name)) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			sv.v[sv.nr - 1].module = o->module;
+		if (!v) {
+			ret = -ENOMEM;
+			goto out;
 		}
+		sv.v = v;
+		memcpy(v + sv.nr, other.v, other.nr * sizeof(*v));
+		sv.nr += other.nr;
+		sv.alloc = sv.nr;
 		sym_vec__sort(&sv);
+		sv.tree = NULL;
 	}
 	ret = sym_dso__set_symbols(d, &sv);
+	if (!ret && other.nr && d->nr_syms)
+		ret = set_trees(d, &sv, &tree, &st);
 	d->loaded = d->nr_syms > 0;
 	if (!ret) {
 		d->symsrc = strdup(path);
@@ -257,6 +339,7 @@ out:
 	free(sv.v);
 	free(other.v);
 	sym_rbtree__release(&tree);
+	sec_trees__release(&st);
 	if (elf)
 		elf_end(elf);
 	close(fd);
