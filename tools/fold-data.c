@@ -52,6 +52,9 @@ struct fold_run {
 	struct fold_offcpu *offcpu;
 	struct pd_read_periods *reads;
 	struct pd_read_delivery deliveries[MAX_GROUP];
+	/* per event: how sample headers reach the folder (header_direct) */
+	uint8_t *hdr_route;
+	size_t nr_hdr_route;
 	char *chain;		/* --off-cpu: a stack's frame lines */
 	size_t chain_cap;
 	struct pd_frame frames[MAX_FRAMES];
@@ -89,6 +92,66 @@ static void emit_frame(struct fold_run *run, const struct pd_frame *fr)
 	folder__record_begin(run->f, fr->sym, fr->dso_name, fr->inline_name);
 	fold_script_parser__line(run->parser, run->line, len);
 	folder__record_end(run->f);
+}
+
+enum { HDR_UNCHECKED, HDR_FIELDS, HDR_TEXT };
+
+static bool same_sample(const struct fold_sample *a, const struct fold_sample *b)
+{
+	char tid[16];
+
+	snprintf(tid, sizeof(tid), "%d", a->tid);
+	return !strcmp(a->comm, b->comm) && a->pid == b->pid &&
+	       !b->pid_text && a->tid == b->tid && b->tid_text &&
+	       b->tid_text_len == strlen(tid) &&
+	       !memcmp(b->tid_text, tid, b->tid_text_len) &&
+	       a->cpu == b->cpu && a->has_time == b->has_time &&
+	       (!a->has_time || a->time_ns == b->time_ns) &&
+	       a->has_period == b->has_period &&
+	       (!a->has_period || a->period == b->period) &&
+	       !a->event == !b->event &&
+	       (!a->event || !strcmp(a->event, b->event));
+}
+
+/*
+ * A sample's header goes to the folder as its fields rather than as text
+ * to format and parse again (which costs more than all its frames, once
+ * they are memoized), when script_text__header_fields() says the fields
+ * are what the text would give; that is checked against the text route
+ * on each event's first such sample, and an event where they differ
+ * keeps the text.
+ */
+static bool header_direct(struct fold_run *run, const struct pd_event *ev,
+			  const struct pd_thread *t)
+{
+	struct fold_sample smp, parsed;
+	size_t idx, len;
+
+	if (run->o->script_out || !ev->evsel ||
+	    !script_text__header_fields(run->st, ev, t, &smp))
+		return false;
+	idx = (size_t)ev->evsel->idx;
+	if (idx >= run->nr_hdr_route) {
+		size_t n = idx + 16;
+		uint8_t *v = realloc(run->hdr_route, n);
+
+		if (!v)
+			return false;
+		memset(v + run->nr_hdr_route, HDR_UNCHECKED, n - run->nr_hdr_route);
+		run->hdr_route = v;
+		run->nr_hdr_route = n;
+	}
+	if (run->hdr_route[idx] == HDR_UNCHECKED) {
+		len = script_text__header(run->st, ev, t, run->line,
+					  sizeof(run->line));
+		run->hdr_route[idx] =
+			fold_script_header(run->line, len, &parsed) &&
+			same_sample(&smp, &parsed) ? HDR_FIELDS : HDR_TEXT;
+	}
+	if (run->hdr_route[idx] != HDR_FIELDS)
+		return false;
+	folder__begin(run->f, &smp);
+	return true;
 }
 
 static int fold_one(struct fold_run *run, const struct pd_event *ev);
@@ -147,8 +210,9 @@ static int fold_one(struct fold_run *run, const struct pd_event *ev)
 		return 0;
 	if (n < 0)
 		return n;
-	emit(run, script_text__header(run->st, ev, t, run->line,
-				      sizeof(run->line)));
+	if (!header_direct(run, ev, t))
+		emit(run, script_text__header(run->st, ev, t, run->line,
+					      sizeof(run->line)));
 	for (i = 0; i < n; i++)
 		emit_frame(run, &run->frames[i]);
 	run->line[0] = '\0';
@@ -346,6 +410,7 @@ out:
 	fold_offcpu__free(run->offcpu);
 	pd_read_periods__free(run->reads);
 	free(run->chain);
+	free(run->hdr_route);
 	fold_script_parser__free(run->parser);
 	script_text__free(run->st);
 	pd_unwinder__free(run->unwinder);

@@ -169,8 +169,9 @@ static void header_cpu_time(const char *p, const char *end,
 	}
 }
 
-static void header_line(struct folder *f, char *s, size_t len,
-			const struct header *h)
+/* The sample a header line describes; its strings point into s. */
+static void header_sample(char *s, size_t len, const struct header *h,
+			  struct fold_sample *out)
 {
 	struct fold_sample smp = { .pid = -1, .tid = -1, .cpu = -1 };
 	const char *ev, *per = NULL, *per_end = NULL;
@@ -203,7 +204,26 @@ static void header_line(struct folder *f, char *s, size_t len,
 	}
 	s[h->comm_len] = '\0';
 	smp.comm = s;
+	*out = smp;
+}
+
+static void header_line(struct folder *f, char *s, size_t len,
+			const struct header *h)
+{
+	struct fold_sample smp;
+
+	header_sample(s, len, h, &smp);
 	folder__begin(f, &smp);
+}
+
+bool fold_script_header(char *line, size_t len, struct fold_sample *smp)
+{
+	struct header h;
+
+	if (!len || line[0] == '#' || !match_header(line, len, &h))
+		return false;
+	header_sample(line, len, &h, smp);
+	return true;
 }
 
 struct frame {

@@ -8,10 +8,12 @@
 #ifndef PD_TOOLS_FOLD_SCRIPT_H
 #define PD_TOOLS_FOLD_SCRIPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 struct folder;
+struct fold_sample;
 struct fold_script_parser;
 
 /* name: for messages ("NAME:LINE: unrecognized line"); kept, not copied. */
@@ -26,6 +28,12 @@ void fold_script_parser__free(struct fold_script_parser *p);
  */
 int fold_script_parser__line(struct fold_script_parser *p, char *line,
 			     size_t len);
+
+/*
+ * The sample a header line describes, as the parser would begin it
+ * (false: not a header line). Modifies line; smp's strings point into it.
+ */
+bool fold_script_header(char *line, size_t len, struct fold_sample *smp);
 
 /* A whole stream, line by line. Returns a PD_EXIT_* code (errors printed). */
 int fold_script(FILE *in, const char *name, struct folder *f);

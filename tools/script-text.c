@@ -23,6 +23,7 @@
 #include <perfdata/evsel.h>
 #include <perfdata/format.h>
 
+#include "fold.h"
 #include "script-text.h"
 
 #define TYPE_TRACEPOINT	2
@@ -266,4 +267,62 @@ size_t script_text__frame(const struct pd_frame *f, char *buf, size_t size)
 	if (k < 0)
 		return 0;
 	return (size_t)k < size ? (size_t)k : size - 1;
+}
+
+/* Perl's \s */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v';
+}
+
+static bool has_blank(const char *s)
+{
+	for (; *s; s++)
+		if (is_blank(*s))
+			return true;
+	return false;
+}
+
+/*
+ * What stackcollapse-perf.pl's regexes read from the header line (see
+ * fold-script.c), derived from the fields instead of the text:
+ * - the comm, when it is two characters or more without blanks, is all
+ *   that precedes the first blank, and the tid (printed alone) follows;
+ * - the event and period match only when the time's ':' precedes them
+ *   and nothing follows the event's ':'; a period of 0 counts as none;
+ * - the time is read to the microsecond, as printed.
+ * Other headers (blanks in the comm, a one-letter comm, no tid, blanks
+ * in the event name) can parse in other ways: false, the text decides.
+ */
+bool script_text__header_fields(struct script_text *st,
+				const struct pd_event *ev,
+				const struct pd_thread *t,
+				struct fold_sample *smp)
+{
+	const struct evsel_fmt *f = fmt_of(st, ev);
+	const struct pd_sample *s = &ev->u.sample;
+	const char *comm = t ? pd_thread__comm(t) : NULL;
+
+	if (!f || !f->show_ip || !f->has_callchain || !f->show_tid ||
+	    (int32_t)s->tid < 0 || !comm || !comm[0] || !comm[1] ||
+	    has_blank(comm) || !f->name[0] || has_blank(f->name))
+		return false;
+	memset(smp, 0, sizeof(*smp));
+	smp->comm = comm;
+	smp->pid = -1;
+	smp->tid = (int32_t)s->tid;
+	smp->cpu = f->show_cpu ? (int)s->cpu : -1;
+	if (f->show_time) {
+		smp->has_time = true;
+		smp->time_ns = s->time / 1000 * 1000;
+	}
+	if (f->show_time && !f->has_tail) {
+		smp->event = f->name;
+		if (f->show_period && s->period) {
+			smp->has_period = true;
+			smp->period = s->period;
+		}
+	}
+	return true;
 }

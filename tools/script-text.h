@@ -40,6 +40,18 @@ bool script_text__is_offcpu_time(struct script_text *st,
 size_t script_text__header(struct script_text *st, const struct pd_event *ev,
 			   const struct pd_thread *t, char *buf, size_t size);
 
+struct fold_sample;
+
+/*
+ * The sample the header line shows, as the folder's text parser would
+ * read it, without the text: false for headers whose parse depends on
+ * more than the fields (blanks in the comm, for instance).
+ */
+bool script_text__header_fields(struct script_text *st,
+				const struct pd_event *ev,
+				const struct pd_thread *t,
+				struct fold_sample *smp);
+
 /* One frame line, without newline. */
 size_t script_text__frame(const struct pd_frame *f, char *buf, size_t size);
 
