@@ -97,3 +97,6 @@ fi
 
 # pd-fold next to perf script | stackcollapse-perf.pl, on its own inputs
 B=$B sh "$top/tests/bench-fold.sh"
+
+# pd-unwind next to perf script --no-inline (perf's own unwinding)
+B=$B sh "$top/tests/bench-unwind.sh"

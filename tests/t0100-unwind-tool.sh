@@ -115,8 +115,28 @@ if perf record -q --no-buildid-cache --call-graph dwarf -e cpu-clock -F 999 \
 	set -- $(agree "$tmp/want" "$tmp/got")
 	check "fresh recording: perf script agrees for $2 of $1 samples (>= 99%); root reached: ours $4, perf's $3" \
 		test "$1" -gt 0 -a $(($2 * 100)) -ge $(($1 * 99)) -a "$4" -ge "$3"
+	# two threads (a helper reads the input again and unwinds every
+	# other batch of 64 samples): the same output, byte for byte
+	"$UNWIND" -j1 "$tmp/fresh.data" -o "$tmp/j1.out" 2>/dev/null
+	"$UNWIND" -j2 "$tmp/fresh.data" -o "$tmp/j2.out" 2>"$tmp/err"
+	check "-j2 (summary: $(grep -o '([0-9]* threads)' "$tmp/err")) writes what -j1 writes, byte for byte" \
+		sh -c "grep -q '(2 threads)' '$tmp/err' && cmp -s '$tmp/j1.out' '$tmp/j2.out'"
 else
 	skip "perf record does not work here (perf_event_paranoid?): no fresh recording for the size check"
+fi
+
+# aarch64 recordings (simpleperf's) on this host: the binaries are not
+# in the corpus, and the summary names each missing one per DSO
+a64=$PD_CORPUS/GrapheneOS_platform_system_extras/simpleperf/testdata/perf_no_unwind.data
+if [ -f "$a64" ]; then
+	"$UNWIND" "$a64" -o "$tmp/a64.out" 2>"$tmp/err"
+	rc=$?
+	grep -v 'unknown feature' "$tmp/err" | sed 's/^/# /'
+	check "aarch64 DWARF recording: 8 samples, each cut by a missing ELF, named in the summary" \
+		sh -c "test $rc -eq 0 && grep -q ': 8 samples unwound: 0 fully, 0 partly, 8 not at all' '$tmp/err' && \
+		       grep -q 'missing ELF: /system/lib64/libc.so (8 samples)' '$tmp/err'"
+else
+	skip "$a64 absent: no aarch64 DWARF recording"
 fi
 
 in=$TD/dwarf.data

@@ -9,9 +9,19 @@
  *   x86_64 backend unwinds with (17 frame registers, pc in column 16);
  * - the sigreturn bytes: libunwind's x86_64 unw_is_signal_frame()
  *   (mov $15,%rax; syscall), the code of glibc's __restore_rt.
- * aarch64 would be one more entry: perf's X0-X30, SP, PC are bits 0-32,
- * DWARF's x0-x30 and sp columns 0-31, the pc set apart (dwarf_pc -1);
- * it stays out until a recording can check it.
+ * - i386 (32-bit processes of an x86_64 recording: REGS_USER ABI 32,
+ *   the same perf bits): DWARF's eax ecx edx ebx esp ebp esi edi eip
+ *   (System V i386 psABI, table 2.14; libdw's i386 backend unwinds 9
+ *   registers with the return address in column 8); sigreturn is glibc's
+ *   __restore_rt (mov $173,%eax; int $0x80);
+ * - aarch64: perf's X0-X29, LR, SP, PC are bits 0-32
+ *   (arch/arm64/include/uapi/asm/perf_regs.h); DWARF's x0-x30 and sp
+ *   are columns 0-31 (AAPCS64 DWARF, section 4.1), the return address
+ *   column is x30 and the pc is set apart (libdw's aarch64 backend);
+ *   sigreturn is the kernel's vDSO __kernel_rt_sigreturn (mov x8, #139;
+ *   svc #0), what libunwind's aarch64 unw_is_signal_frame() compares.
+ *   libunwind's guessing is not reproduced: a frame without tables ends
+ *   the chain.
  */
 #include <elf.h>
 #include <errno.h>
@@ -30,6 +40,16 @@ static const uint8_t x86_64_sigreturn[] = {
 	0x0f, 0x05,					/* syscall */
 };
 
+static const uint8_t i386_sigreturn[] = {
+	0xb8, 0xad, 0x00, 0x00, 0x00,			/* mov $0xad,%eax */
+	0xcd, 0x80,					/* int $0x80 */
+};
+
+static const uint8_t aarch64_sigreturn[] = {
+	0x68, 0x11, 0x80, 0xd2,				/* mov x8, #0x8b */
+	0x01, 0x00, 0x00, 0xd4,				/* svc #0 */
+};
+
 static const struct pd_unwind_arch arches[] = {
 	{
 		.name = "x86_64",
@@ -45,9 +65,46 @@ static const struct pd_unwind_arch arches[] = {
 		.perf_ip = X86_IP,
 		.perf_sp = X86_SP,
 		.dwarf_pc = 16,
+		.dwarf_ra = 16,
+		.compat = "i386",
 		.sigreturn = x86_64_sigreturn,
 		.sigreturn_len = sizeof(x86_64_sigreturn),
 		.guess = pd__unwind_guess_x86_64,
+	},
+	{
+		.name = "i386",
+		.e_machine = EM_386,
+		.elf_class = ELFCLASS32,
+		.abi = 1,	/* PERF_SAMPLE_REGS_ABI_32 */
+		.nr_dwarf = 9,
+		.perf_reg = {
+			X86_AX, X86_CX, X86_DX, X86_BX, X86_SP, X86_BP,
+			X86_SI, X86_DI, X86_IP,
+		},
+		.perf_ip = X86_IP,
+		.perf_sp = X86_SP,
+		.dwarf_pc = 8,
+		.dwarf_ra = 8,
+		.sigreturn = i386_sigreturn,
+		.sigreturn_len = sizeof(i386_sigreturn),
+	},
+	{
+		.name = "aarch64",
+		.e_machine = EM_AARCH64,
+		.elf_class = ELFCLASS64,
+		.abi = 2,	/* PERF_SAMPLE_REGS_ABI_64 */
+		.nr_dwarf = 32,
+		.perf_reg = {
+			0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+			16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+			30, 31,
+		},
+		.perf_ip = 32,
+		.perf_sp = 31,
+		.dwarf_pc = -1,
+		.dwarf_ra = 30,
+		.sigreturn = aarch64_sigreturn,
+		.sigreturn_len = sizeof(aarch64_sigreturn),
 	},
 };
 
@@ -60,6 +117,10 @@ const struct pd_unwind_arch *pd__unwind_arch(const char *name)
 	/* `uname -m` says "x86_64"; BSD-style names say "amd64" */
 	if (!strcmp(name, "amd64"))
 		name = "x86_64";
+	else if (!strcmp(name, "arm64"))
+		name = "aarch64";
+	else if (name[0] == 'i' && strlen(name) == 4 && !strcmp(name + 2, "86"))
+		name = "i386";	/* i486, i586, i686 */
 	for (i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
 		if (!strcmp(arches[i].name, name))
 			return &arches[i];

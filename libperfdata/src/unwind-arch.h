@@ -38,7 +38,7 @@ struct pd_unwind_guess {
 struct pd_unwind_arch {
 	const char *name;		/* `uname -m` */
 	uint16_t e_machine;		/* EM_* */
-	uint8_t elf_class;		/* ELFCLASS64 */
+	uint8_t elf_class;		/* ELFCLASS64, ELFCLASS32 */
 	uint64_t abi;			/* PERF_SAMPLE_REGS_ABI_* it unwinds */
 	/* perf register of each DWARF register 0..nr_dwarf-1, -1: none */
 	unsigned int nr_dwarf;
@@ -49,6 +49,10 @@ struct pd_unwind_arch {
 	 * -1 when the pc is set apart (dwfl_thread_state_register_pc).
 	 */
 	int dwarf_pc;
+	int dwarf_ra;			/* the return address column */
+	bool big_endian;
+	/* the architecture of its 32-bit processes (REGS_USER ABI 32) */
+	const char *compat;
 	/*
 	 * The sigreturn trampoline's first bytes: libunwind's
 	 * unw_is_signal_frame() compares the code at a frame's pc with

@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -74,8 +75,16 @@ struct uw_mod {
 
 struct uw_ctx;
 
+/* An architecture's registers and the ELF header libdw picks it by. */
+struct uw_arch {
+	const struct pd_unwind_arch *a;
+	Elf *elf;
+	unsigned char ehdr[sizeof(Elf64_Ehdr)];
+};
+
 struct uw_space {
 	struct pd_maps *maps;	/* a reference */
+	const struct uw_arch *arch;	/* the registers it was made for */
 	uint64_t gen;		/* maps->gen when last checked */
 	Dwfl *dwfl;
 	uint64_t used;		/* LRU tick */
@@ -86,6 +95,7 @@ struct uw_space {
 
 struct uw_ctx {
 	struct pd_unwinder *u;
+	const struct pd_unwind_arch *a;	/* the sample's registers */
 	struct uw_space *sp;
 	const struct pd_sample *smp;
 	uint64_t stack_lo, stack_hi;
@@ -107,10 +117,10 @@ struct pd_unwinder {
 	const struct pd_reader *r;
 	struct pd_unwind_opts o;
 	struct pd_logger log;
-	const struct pd_unwind_arch *arch;
+	/* the recording's, and its 32-bit processes' (i386 on x86_64) */
+	struct uw_arch arch, arch32;
 	bool arch_known;
-	Elf *arch_elf;		/* an ELF header naming the machine */
-	unsigned char ehdr[sizeof(Elf64_Ehdr)];
+	char machine[65];	/* uname -m */
 	struct pd_unwind_ip *ips;	/* max_stack entries */
 	struct uw_space *spaces;
 	unsigned int nr_spaces;
@@ -120,13 +130,51 @@ struct pd_unwinder {
 	const char *last_dso;
 };
 
-static const char *host_arch(void)
+static const char *host_arch(struct pd_unwinder *u)
 {
-	static struct utsname uts;
+	struct utsname uts;
 
-	if (!uts.machine[0] && uname(&uts))
+	if (uname(&uts))
 		return NULL;
-	return uts.machine;
+	snprintf(u->machine, sizeof(u->machine), "%s", uts.machine);
+	return u->machine;
+}
+
+/* libdw's backend is chosen by an ELF header's machine and class */
+static bool arch_init(struct uw_arch *ua, const struct pd_unwind_arch *a)
+{
+	ua->a = a;
+	if (!a)
+		return false;
+	if (a->elf_class == ELFCLASS64) {
+		Elf64_Ehdr *h = (Elf64_Ehdr *)ua->ehdr;
+
+		memcpy(h->e_ident, ELFMAG, SELFMAG);
+		h->e_ident[EI_CLASS] = ELFCLASS64;
+		h->e_ident[EI_DATA] = a->big_endian ? ELFDATA2MSB : ELFDATA2LSB;
+		h->e_ident[EI_VERSION] = EV_CURRENT;
+		h->e_type = ET_EXEC;
+		h->e_machine = a->e_machine;
+		h->e_version = EV_CURRENT;
+		h->e_ehsize = sizeof(*h);
+	} else {
+		Elf32_Ehdr *h = (Elf32_Ehdr *)ua->ehdr;
+
+		memcpy(h->e_ident, ELFMAG, SELFMAG);
+		h->e_ident[EI_CLASS] = ELFCLASS32;
+		h->e_ident[EI_DATA] = a->big_endian ? ELFDATA2MSB : ELFDATA2LSB;
+		h->e_ident[EI_VERSION] = EV_CURRENT;
+		h->e_type = ET_EXEC;
+		h->e_machine = a->e_machine;
+		h->e_version = EV_CURRENT;
+		h->e_ehsize = sizeof(*h);
+	}
+	elf_version(EV_CURRENT);
+	ua->elf = elf_memory((char *)ua->ehdr, a->elf_class == ELFCLASS64 ?
+				sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr));
+	if (!ua->elf)
+		ua->a = NULL;
+	return ua->a != NULL;
 }
 
 /*
@@ -140,38 +188,22 @@ static const struct pd_unwind_arch *unwind_arch(struct pd_unwinder *u)
 	const char *name = NULL;
 
 	if (u->arch_known)
-		return u->arch;
+		return u->arch.a;
 	u->arch_known = true;
 	f = u->r ? pd_reader__features(u->r) : NULL;
 	if (f && pd_features__has(f, PD_FEAT_ARCH) && f->arch)
 		name = f->arch;
 	else
-		name = host_arch();
-	u->arch = pd__unwind_arch(name);
-	if (!u->arch) {
+		name = host_arch(u);
+	if (!arch_init(&u->arch, pd__unwind_arch(name))) {
 		pd__warn(&u->log, "DWARF unwinding of %s samples is not supported: user stacks left out",
 			 name ? name : "unknown-architecture");
 		u->warned_arch = true;
 		return NULL;
 	}
-	/* libdw's backend is chosen by an ELF header's machine and class */
-	if (u->arch->elf_class == ELFCLASS64) {
-		Elf64_Ehdr *h = (Elf64_Ehdr *)u->ehdr;
-
-		memcpy(h->e_ident, ELFMAG, SELFMAG);
-		h->e_ident[EI_CLASS] = ELFCLASS64;
-		h->e_ident[EI_DATA] = pd_host_is_be() ? ELFDATA2MSB : ELFDATA2LSB;
-		h->e_ident[EI_VERSION] = EV_CURRENT;
-		h->e_type = ET_EXEC;
-		h->e_machine = u->arch->e_machine;
-		h->e_version = EV_CURRENT;
-		h->e_ehsize = sizeof(*h);
-	}
-	elf_version(EV_CURRENT);
-	u->arch_elf = elf_memory((char *)u->ehdr, sizeof(u->ehdr));
-	if (!u->arch_elf)
-		u->arch = NULL;
-	return u->arch;
+	if (u->arch.a->compat)
+		arch_init(&u->arch32, pd__unwind_arch(u->arch.a->compat));
+	return u->arch.a;
 }
 
 PD_EXPORT struct pd_unwinder *pd_unwinder__new(struct pd_session *s,
@@ -229,8 +261,10 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 		space_clear(&u->spaces[i]);
 	free(u->spaces);
 	free(u->ips);
-	if (u->arch_elf)
-		elf_end(u->arch_elf);
+	if (u->arch.elf)
+		elf_end(u->arch.elf);
+	if (u->arch32.elf)
+		elf_end(u->arch32.elf);
 	free(u);
 }
 
@@ -313,7 +347,7 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct uw_space *sp = arg;
 	struct uw_ctx *c = sp->cur;
-	const struct pd_unwind_arch *a = c->u->arch;
+	const struct pd_unwind_arch *a = c->a;
 	uint64_t val;
 	unsigned int i;
 
@@ -415,14 +449,14 @@ static bool file_has_section(const char *path, const char *name)
  * ET_EXEC files are at their own addresses. -1 (false) when no segment
  * holds pgoff or the file is for another machine.
  */
-static bool map_bias(struct pd_unwinder *u, Elf *elf, const struct pd_map *map,
-		     uint64_t *bias)
+static bool map_bias(const struct pd_unwind_arch *a, Elf *elf,
+		     const struct pd_map *map, uint64_t *bias)
 {
 	GElf_Ehdr eh;
 	size_t i, phnum;
 
-	if (!gelf_getehdr(elf, &eh) || eh.e_machine != u->arch->e_machine ||
-	    eh.e_ident[EI_CLASS] != u->arch->elf_class)
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != a->e_machine ||
+	    eh.e_ident[EI_CLASS] != a->elf_class)
 		return false;
 	if (eh.e_type == ET_EXEC) {
 		*bias = 0;
@@ -512,7 +546,7 @@ static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
 	if (fd < 0)
 		return NULL;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !map_bias(u, elf, map, &bias)) {
+	if (!elf || !map_bias(c->a, elf, map, &bias)) {
 		elf_end(elf);
 		close(fd);
 		return NULL;
@@ -591,13 +625,14 @@ static bool space_current(struct pd_unwinder *u, struct uw_space *sp)
 	return true;
 }
 
-static struct uw_space *space_get(struct pd_unwinder *u, struct pd_maps *maps)
+static struct uw_space *space_get(struct pd_unwinder *u, struct pd_maps *maps,
+				  const struct uw_arch *arch)
 {
 	struct uw_space *sp = NULL;
 	unsigned int i;
 
 	for (i = 0; i < u->nr_spaces; i++)
-		if (u->spaces[i].maps == maps) {
+		if (u->spaces[i].maps == maps && u->spaces[i].arch == arch) {
 			sp = &u->spaces[i];
 			break;
 		}
@@ -617,13 +652,14 @@ static struct uw_space *space_get(struct pd_unwinder *u, struct pd_maps *maps)
 	sp->dwfl = dwfl_begin(&dwfl_callbacks);
 	if (!sp->dwfl)
 		return NULL;
-	if (!dwfl_attach_state(sp->dwfl, u->arch_elf, UW_TID, &thread_callbacks,
+	if (!dwfl_attach_state(sp->dwfl, arch->elf, UW_TID, &thread_callbacks,
 			       sp)) {
 		dwfl_end(sp->dwfl);
 		sp->dwfl = NULL;
 		return NULL;
 	}
 	sp->maps = pd__maps_get(maps);
+	sp->arch = arch;
 	sp->gen = maps->gen;
 out:
 	sp->used = ++u->tick;
@@ -635,7 +671,7 @@ out:
 /* libunwind's unw_is_signal_frame(): the code at pc is sigreturn */
 static bool is_sigreturn(struct uw_ctx *c, uint64_t pc)
 {
-	const struct pd_unwind_arch *a = c->u->arch;
+	const struct pd_unwind_arch *a = c->a;
 	uint8_t code[16];
 	size_t i;
 
@@ -720,8 +756,7 @@ static bool ra_undefined(struct uw_space *sp, const struct pd_unwind_arch *a,
 
 	if (!frame)
 		return true;
-	undef = a->dwarf_pc >= 0 &&
-		!dwarf_frame_register(frame, a->dwarf_pc, ops_mem, &ops, &nops) &&
+	undef = !dwarf_frame_register(frame, a->dwarf_ra, ops_mem, &ops, &nops) &&
 		!nops && ops == ops_mem;
 	free(frame);
 	return undef;
@@ -735,7 +770,7 @@ static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
 /* libunwind's step without tables, from the frame at pc */
 static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
 {
-	const struct pd_unwind_arch *a = c->u->arch;
+	const struct pd_unwind_arch *a = c->a;
 	unsigned int i;
 
 	if (!a->guess)
@@ -868,6 +903,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 {
 	const struct pd_sample *smp = &ev->u.sample;
 	const struct pd_unwind_arch *a;
+	const struct uw_arch *ua;
 	struct uw_ctx c = { 0 };
 	uint64_t ip, sp;
 
@@ -894,9 +930,15 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 	a = unwind_arch(u);
 	if (!a)
 		return 0;
+	ua = &u->arch;
+	if (smp->user_regs.abi != a->abi && u->arch32.a &&
+	    smp->user_regs.abi == u->arch32.a->abi)
+		ua = &u->arch32;	/* a 32-bit process */
+	a = ua->a;
 	if (smp->user_regs.abi != a->abi) {
 		if (!u->warned_abi)
-			pd__warn(&u->log, "DWARF unwinding of 32-bit processes is not supported: user stacks left out");
+			pd__warn(&u->log, "DWARF unwinding of processes with register ABI %llu in a %s recording is not supported: user stacks left out",
+				 (unsigned long long)smp->user_regs.abi, u->arch.a->name);
 		u->warned_abi = true;
 		return 0;
 	}
@@ -909,6 +951,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		return -ENODATA;
 	}
 	c.u = u;
+	c.a = a;
 	c.stop = PD_UNWIND_STOP_NONE;
 	c.smp = smp;
 	c.stack_lo = sp;
@@ -917,7 +960,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		c.stack_hi = UINT64_MAX;	/* every read goes to files */
 	c.ips = ips;
 	c.max = max;
-	c.sp = space_get(u, pd__thread_maps(t));
+	c.sp = space_get(u, pd__thread_maps(t), ua);
 	if (c.sp) {
 		int ret;
 
