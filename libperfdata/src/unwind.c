@@ -185,6 +185,7 @@ static bool arch_init(struct uw_arch *ua, const struct pd_unwind_arch *a)
 static const struct pd_unwind_arch *unwind_arch(struct pd_unwinder *u)
 {
 	const struct pd_features *f;
+	const struct pd_unwind_arch *a;
 	const char *name = NULL;
 
 	if (u->arch_known)
@@ -195,13 +196,17 @@ static const struct pd_unwind_arch *unwind_arch(struct pd_unwinder *u)
 		name = f->arch;
 	else
 		name = host_arch(u);
-	if (!arch_init(&u->arch, pd__unwind_arch(name))) {
+	a = pd__unwind_arch(name);
+	/* perf 6.1 on x86_64 links libunwind-x86_64 alone */
+	if (a && !u->o.all_arches && strcmp(a->name, "x86_64"))
+		a = NULL;
+	if (!arch_init(&u->arch, a)) {
 		pd__warn(&u->log, "DWARF unwinding of %s samples is not supported: user stacks left out",
 			 name ? name : "unknown-architecture");
 		u->warned_arch = true;
 		return NULL;
 	}
-	if (u->arch.a->compat)
+	if (u->arch.a->compat && u->o.all_arches)
 		arch_init(&u->arch32, pd__unwind_arch(u->arch.a->compat));
 	return u->arch.a;
 }

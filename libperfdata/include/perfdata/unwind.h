@@ -48,6 +48,12 @@ struct pd_unwind_opts {
 	unsigned int max_cached;
 	pd_log_fn log;		/* warnings, each kind once */
 	void *log_ctx;
+	/*
+	 * Unwind every architecture with a register table (aarch64 on any
+	 * host, i386 processes of x86_64 recordings). Off: x86_64 64-bit
+	 * processes only, what Debian's perf 6.1 on x86_64 unwinds.
+	 */
+	bool all_arches;
 };
 
 struct pd_unwinder;
