@@ -172,17 +172,6 @@ static void explain(const char *in, const struct pd_perf_target *t,
 	}
 }
 
-/* The output must not be the input: writers never touch their input. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!strcmp(a, "-") || !strcmp(b, "-"))
-		return false;
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
 enum {
 	OPT_TARGET = 256, OPT_SHIM, OPT_NO_SHIM, OPT_PIPE, OPT_FILE,
 	OPT_COMPRESS, OPT_DECOMPRESS, OPT_ENDIAN, OPT_EXPLAIN,
@@ -305,7 +294,7 @@ int main(int argc, char **argv)
 	if (output && !strcmp(output, "-") && !do_explain &&
 	    pd_cli_refuse_tty(stdout))
 		return PD_EXIT_USAGE;
-	if (output && same_file(input, output))
+	if (output && pd_cli_same_file(input, output))
 		pd_usage_error("the output would overwrite the input '%s'", input);
 	co.dry_run = do_explain;
 	if (output && !strcmp(output, "-") && co.mode < 0)

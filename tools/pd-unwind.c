@@ -55,16 +55,6 @@ static void usage(FILE *f)
 		pd_prog);
 }
 
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!strcmp(a, "-") || !strcmp(b, "-"))
-		return false;
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
 static int parse_int(const char *s, const char *what, int lo, int hi)
 {
 	char *end;
@@ -167,7 +157,7 @@ int main(int argc, char **argv)
 		pd_usage_error("no output given (-o FILE, or -o - for standard output)");
 	if (!strcmp(output, "-") && pd_cli_refuse_tty(stdout))
 		return PD_EXIT_USAGE;
-	if (same_file(input, output))
+	if (pd_cli_same_file(input, output))
 		pd_usage_error("the output would overwrite the input '%s'", input);
 	if (!strcmp(output, "-") && co.mode < 0) {
 		struct stat st;

@@ -42,4 +42,10 @@ int pd_cli_close_output(FILE *f, const char *name);
 /* Refuse to write binary data to a terminal. */
 bool pd_cli_refuse_tty(FILE *f);
 
+/*
+ * Whether two paths name one file ("-" names none): writers never touch
+ * their input, so a tool refuses an output that is its input.
+ */
+bool pd_cli_same_file(const char *a, const char *b);
+
 #endif /* PD_TOOLS_CLI_H */
