@@ -92,6 +92,12 @@ check slowdown-after.data
 # two events with callchains: pd-diff refuses to mix them without --event
 perf record --no-buildid-cache -g -e cpu-clock,task-clock -F 999 -o two-events.data bin/slowdown 100 2
 check two-events.data
+# DWARF unwinding of C with frame pointers, for pd-unwind
+perf record --no-buildid-cache --call-graph dwarf,1024 -e cpu-clock -F 299 -o fp-dwarf.data bin/burn 200
+check fp-dwarf.data
+# DWARF unwinding of a multithreaded program, for pd-unwind
+perf record --no-buildid-cache --call-graph dwarf,1024 -e cpu-clock -F 499 -o threads-dwarf.data bin/threads
+check threads-dwarf.data
 # samples in .plt stubs, which perf names _init or NAME@plt
 perf record --no-buildid-cache -g -e cpu-clock -F 999 -o plt.data bin/plt 70000000
 check plt.data

@@ -27,9 +27,11 @@ kernel_bid() {
 }
 # kernel lines of perf script -F ip,sym,symoff,dso (sample ips and
 # callchains)
+# (ffffffffffffffff is no kernel address: perf prints a DWARF-unwound
+# return address of 0, less 1, so)
 kernel_lines() {
 	perf script -F ip,sym,symoff,dso "$@" 2>/dev/null </dev/null |
-		awk '{ for (i = 1; i <= NF; i++) if (length($i) == 16 && $i ~ /^ffff[89a-f]/) { print; break } }'
+		awk '{ for (i = 1; i <= NF; i++) if (length($i) == 16 && $i ~ /^ffff[89a-f]/ && $i != "ffffffffffffffff") { print; break } }'
 }
 
 nfiles=0
