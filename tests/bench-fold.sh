@@ -39,12 +39,13 @@ record "$dir/fold-fp.data" "$rounds" -g -F 20000
 record "$dir/fold-fp4.data" $((rounds * 4)) -g -F 20000
 record "$dir/fold-dwarf.data" $((rounds / 4)) --call-graph dwarf -F 4000
 
-# measure OUT CMD...: one run; prints "seconds peak-RSS-KiB" (the largest
-# process of a pipeline), output in OUT
+# measure OUT CMD...: one run; prints "seconds peak-RSS-KiB cpu-seconds"
+# (RSS: the largest process of a pipeline; CPU: user + system of all of
+# it, the fairer measure on a machine busy with other jobs), output in OUT
 measure() {
 	_o=$1; shift
-	/usr/bin/time -f '%e %M' -o "$dir/time" "$@" >"$_o" 2>/dev/null </dev/null || true
-	cat "$dir/time"
+	/usr/bin/time -f '%e %M %U %S' -o "$dir/time" "$@" >"$_o" 2>/dev/null </dev/null || true
+	awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$dir/time"
 }
 samples() {
 	perf report --stats -i "$1" 2>/dev/null </dev/null |
@@ -57,22 +58,24 @@ if [ -n "$sc" ]; then
 else
 	theirs="perf script (no stackcollapse-perf.pl: PD_STACKCOLLAPSE)"
 fi
-printf '%-42s %8s %10s\n' "" seconds "peak RSS"
+printf '%-42s %8s %10s %8s\n' "" seconds "peak RSS" "CPU s"
 for kind in fp dwarf; do
 	f=$dir/fold-$kind.data
 	mb=$(awk -v s="$(stat -c %s "$f")" 'BEGIN { printf "%.0f", s / 1048576 }')
 	echo "$kind: $(samples "$f") samples, $mb MB"
 	cat "$f" >/dev/null
 	set -- $(measure "$dir/fold.pd" "$B/bin/pd-fold" -q "$f")
-	pd_t=$1
-	printf '%-42s %8.2f %6d KiB\n' "  pd-fold FILE" "$1" "$2"
+	pd_t=$1 pd_c=$3
+	printf '%-42s %8.2f %6d KiB %8.2f\n' "  pd-fold FILE" "$1" "$2" "$3"
 	if [ -n "$sc" ]; then
 		set -- $(measure "$dir/fold.pl" sh -c 'perf script -i "$1" 2>/dev/null | perl "$2"' - "$f" "$sc")
 	else
 		set -- $(measure "$dir/fold.pl" perf script -i "$f")
 	fi
-	printf '%-42s %8.2f %6d KiB\n' "  $theirs" "$1" "$2"
-	awk -v a="$pd_t" -v b="$1" 'BEGIN { printf "  pd-fold: %.1fx the speed\n", b / (a > 0 ? a : 0.01) }'
+	printf '%-42s %8.2f %6d KiB %8.2f\n' "  $theirs" "$1" "$2" "$3"
+	awk -v a="$pd_t" -v b="$1" -v c="$pd_c" -v d="$3" 'BEGIN {
+		printf "  pd-fold: %.1fx the speed (%.1fx less CPU time)\n",
+			b / (a > 0 ? a : 0.01), d / (c > 0 ? c : 0.01) }'
 	if [ -n "$sc" ]; then
 		if cmp -s "$dir/fold.pd" "$dir/fold.pl"; then
 			echo "  folded stacks: OK (identical, $(wc -l <"$dir/fold.pd") lines)"
