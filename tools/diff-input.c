@@ -386,6 +386,7 @@ int diff_input__read(struct diff_input *in, int side, struct diff_table *t,
 		n += (size_t)k;
 	}
 	in->is_data = is_perf_data(head, n);
+	in->empty = !n;
 	if (!in->is_data) {
 		f = open_with_head(fd, head, n);
 		if (!f) {

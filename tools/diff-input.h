@@ -32,6 +32,7 @@ struct diff_input {
 	const char *path;	/* as given; "-" is standard input */
 	const char *name;	/* in messages */
 	bool is_data;		/* a perf.data file */
+	bool empty;		/* 0 bytes: an empty folded file */
 	/* perf.data: the event folded (NULL: no samples) and the samples of
 	 * other events that were left out */
 	char *event;

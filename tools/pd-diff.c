@@ -319,6 +319,8 @@ int main(int argc, char **argv)
 		ret = diff_input__read(&in[i], i, t, &ro);
 		if (ret)
 			goto out;
+		if (in[i].empty)
+			pd_warn("%s: empty input (0 bytes): no stacks", in[i].name);
 		if (in[i].nr_malformed)
 			pd_warn("%s: %llu lines without a count (\"STACK COUNT\"), counted as the empty stack with 0, as difffolded.pl does",
 				in[i].name, (unsigned long long)in[i].nr_malformed);
