@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes are atomic and never touch the input:
-# - pd-convert killed (SIGKILL) in the middle of a conversion leaves no
+# - pd-convert and pd-unwind killed (SIGKILL) in the middle of a conversion leaves no
 #   output file, and an existing output as it was; the writer's temporary
 #   file (".NAME.XXXXXX" next to the output) is the only thing SIGKILL can
 #   leave behind (see writer.h);
@@ -70,3 +70,43 @@ check "/dev/full: status 1 ($rc)" [ $rc -eq 1 ]
 check "/dev/full: one error line" \
 	sh -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'error: ' '$tmp/err'"
 check "/dev/full: input unchanged" [ "$(cksum <"$in")" = "$sum" ]
+
+# pd-unwind: the same writer, the same promises.
+din=$TD/dwarf.data
+dsum=$(cksum <"$din")
+mkdir "$tmp/u"
+"$PD_BIN/pd-convert" -q --pipe "$din" -o "$tmp/dwarf.pipe"
+dpsum=$(cksum <"$tmp/dwarf.pipe")
+half=$(( $(wc -c <"$tmp/dwarf.pipe") / 2 ))
+mkfifo "$tmp/u/fifo"
+"$PD_BIN/pd-unwind" -q - -o "$tmp/u/new.data" <"$tmp/u/fifo" 2>/dev/null &
+pid=$!
+exec 3>"$tmp/u/fifo"
+head -c "$half" "$tmp/dwarf.pipe" >&3
+i=0
+while [ $i -lt 50 ] && [ -z "$(ls -A "$tmp/u" | grep '^\.')" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "pd-unwind killed mid-way: it was writing (a temporary file)" \
+	[ -n "$(ls -A "$tmp/u" | grep '^\.')" ]
+kill -9 $pid
+wait $pid 2>/dev/null
+exec 3>&-
+rm -f "$tmp/u/fifo"
+check "pd-unwind killed mid-way: no output file" [ ! -e "$tmp/u/new.data" ]
+check "pd-unwind killed mid-way: input unchanged" \
+	[ "$(cksum <"$tmp/dwarf.pipe")" = "$dpsum" ]
+rm -f "$tmp/u"/.*.data.* 2>/dev/null
+
+for how in --file --pipe --compress; do
+	( trap '' XFSZ; ulimit -f 8
+	  exec "$PD_BIN/pd-unwind" -q $how "$din" -o "$tmp/u/out.data" ) 2>"$tmp/err"
+	rc=$?
+	check "pd-unwind write error ($how): status 1 ($rc)" [ $rc -eq 1 ]
+	check "pd-unwind write error ($how): one error line naming the output" \
+		sh -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'error: .*out.data' '$tmp/err'"
+	check "pd-unwind write error ($how): no output, no temporary file" \
+		[ -z "$(ls -A "$tmp/u")" ]
+	check "pd-unwind write error ($how): input unchanged" [ "$(cksum <"$din")" = "$dsum" ]
+done
