@@ -317,6 +317,10 @@ int main(int argc, char **argv)
 	if (elf_update(elf, ELF_C_WRITE) < 0)
 		die("elf_update");
 	elf_end(elf);
+	/* the sections' buffers, which elf_update() wrote out */
+	free(shstr.p);
+	free(strtab.p);
+	free(symtab.p);
 	if (close(fd))
 		die(argv[optind + 1]);
 	return 0;
