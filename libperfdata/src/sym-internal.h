@@ -134,6 +134,15 @@ struct pd_symbolizer {
 struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
 			    const char *path);
 /* Takes the symbols of sv into d (sorted, fixed up by the caller). */
+/*
+ * The links of perf's trees over the symbols of d (sv, sorted, as set
+ * by sym_dso__set_symbols()), in indexes of d->syms, -1 for none: symbol
+ * i is a node of trees[its module number] (of trees[0] when nr_trees is
+ * 1); roots[k] gets the root of trees[k]. 0 or -ENOMEM.
+ */
+int sym_dso__link_trees(struct pd_dso *d, const struct sym_vec *sv,
+			const struct sym_rbtree *const *trees, size_t nr_trees,
+			int32_t *roots);
 /* sv sorted by start (and sequence); its tree, if any, stays the caller's. */
 int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
 /* symfs + path into buf (perf's __symbol__join_symfs). */

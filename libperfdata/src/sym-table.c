@@ -157,10 +157,10 @@ static uint64_t covered_end(const struct sym_new *s)
 	return s->end > s->start ? s->end : s->start + 1;
 }
 
-/* perf's tree over the symbols kept, in indexes of the sorted array */
-static int set_tree(struct pd_dso *d, const struct sym_vec *sv)
+int sym_dso__link_trees(struct pd_dso *d, const struct sym_vec *sv,
+			const struct sym_rbtree *const *trees, size_t nr_trees,
+			int32_t *roots)
 {
-	const struct sym_rbtree *t = sv->tree;
 	int32_t *index_of;
 	size_t i;
 
@@ -176,12 +176,15 @@ static int set_tree(struct pd_dso *d, const struct sym_vec *sv)
 	for (i = 0; i < sv->nr; i++)
 		index_of[sv->v[i].seq] = (int32_t)i;
 	for (i = 0; i < sv->nr; i++) {
+		const struct sym_rbtree *t =
+			trees[nr_trees > 1 ? sv->v[i].module : 0];
 		int32_t l = t->left[sv->v[i].seq], r = t->right[sv->v[i].seq];
 
 		d->sym_left[i] = l < 0 ? -1 : index_of[l];
 		d->sym_right[i] = r < 0 ? -1 : index_of[r];
 	}
-	d->sym_root = t->root < 0 ? -1 : index_of[t->root];
+	for (i = 0; i < nr_trees; i++)
+		roots[i] = trees[i]->root < 0 ? -1 : index_of[trees[i]->root];
 	free(index_of);
 	return 0;
 }
@@ -205,9 +208,12 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
 	for (i = 1; i < sv->nr; i++)
 		if (covered_end(&sv->v[i - 1]) > sv->v[i].start)
 			d->syms_overlap = true;
-	if (d->syms_overlap && sv->tree && !sv->tree->failed &&
-	    set_tree(d, sv) < 0)
-		return -ENOMEM;
+	if (d->syms_overlap && sv->tree && !sv->tree->failed) {
+		const struct sym_rbtree *t = sv->tree;
+
+		if (sym_dso__link_trees(d, sv, &t, 1, &d->sym_root) < 0)
+			return -ENOMEM;
+	}
 	d->syms = calloc(sv->nr, sizeof(*d->syms));
 	if (!d->syms)
 		return -ENOMEM;

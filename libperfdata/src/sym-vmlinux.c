@@ -103,6 +103,8 @@ static uint64_t ref_value(Elf *elf, Elf_Data *syms, Elf_Data *strs, size_t nr,
 }
 
 /* perf's trees of the section DSOs, by module index (0 unused) */
+static const struct sym_rbtree empty_tree = { .root = -1 };
+
 struct sec_trees {
 	struct sym_rbtree *t;
 	size_t nr;
@@ -140,41 +142,34 @@ static void sec_trees__release(struct sec_trees *st)
 static int set_trees(struct pd_dso *d, const struct sym_vec *sv,
 		     const struct sym_rbtree *main, const struct sec_trees *st)
 {
-	int32_t *index_of;
-	size_t i;
+	const struct sym_rbtree **trees;
+	int32_t *roots;
+	size_t i, n = st->nr > 1 + d->nr_modules ? st->nr : 1 + d->nr_modules;
+	int ret = -ENOMEM;
 
 	if (main->failed)
 		return 0;
 	for (i = 1; i < st->nr; i++)
 		if (st->t[i].failed)
 			return 0;
-	index_of = malloc(sv->next_seq * sizeof(*index_of));
-	d->sym_left = malloc(sv->nr * sizeof(*d->sym_left));
-	d->sym_right = malloc(sv->nr * sizeof(*d->sym_right));
-	if (!index_of || !d->sym_left || !d->sym_right) {
-		free(index_of);
-		return -ENOMEM;
+	trees = calloc(n, sizeof(*trees));
+	roots = calloc(n, sizeof(*roots));
+	if (!trees || !roots)
+		goto out;
+	/* a section without a tree of its own has no symbols: an empty one */
+	trees[0] = main;
+	for (i = 1; i < n; i++)
+		trees[i] = i < st->nr ? &st->t[i] : &empty_tree;
+	ret = sym_dso__link_trees(d, sv, trees, n, roots);
+	if (!ret) {
+		d->sym_root = roots[0];
+		for (i = 0; i < d->nr_modules; i++)
+			d->ksecs[i].root = roots[i + 1];
 	}
-	for (i = 0; i < sv->next_seq; i++)
-		index_of[i] = -1;
-	for (i = 0; i < sv->nr; i++)
-		index_of[sv->v[i].seq] = (int32_t)i;
-	for (i = 0; i < sv->nr; i++) {
-		uint16_t m = sv->v[i].module;
-		const struct sym_rbtree *t = m ? &st->t[m] : main;
-		int32_t l = t->left[sv->v[i].seq], r = t->right[sv->v[i].seq];
-
-		d->sym_left[i] = l < 0 ? -1 : index_of[l];
-		d->sym_right[i] = r < 0 ? -1 : index_of[r];
-	}
-	d->sym_root = main->root < 0 ? -1 : index_of[main->root];
-	for (i = 0; i < d->nr_modules; i++) {
-		const struct sym_rbtree *t = i + 1 < st->nr ? &st->t[i + 1] : NULL;
-
-		d->ksecs[i].root = !t || t->root < 0 ? -1 : index_of[t->root];
-	}
-	free(index_of);
-	return 0;
+out:
+	free(trees);
+	free(roots);
+	return ret;
 }
 
 /* 0, 1 when perf gives up part way, or -ENOMEM. */
