@@ -16,6 +16,13 @@ check() { # check DESCRIPTION COMMAND...
 	if "$@"; then ok "$d"; else not_ok "$d"; fi
 }
 have_perf() { command -v perf >/dev/null 2>&1; }
+# The browser tests drive headless Chromium through chromedriver
+# (tests/tools/webdriver.mjs, Node's fetch); Debian: chromium chromium-driver nodejs.
+have_browser() {
+	command -v node >/dev/null 2>&1 &&
+		command -v "${PD_CHROMEDRIVER:-chromedriver}" >/dev/null 2>&1 &&
+		[ -x "${PD_CHROMIUM:-/usr/bin/chromium}" ]
+}
 
 # The recordings name testdata's programs by the path they were recorded
 # at (/work/main/testdata/bin/...), not this checkout's: a private
