@@ -11,7 +11,14 @@
 #      the records before the damage used.
 # The dump's recorded directory and the perf map are shared paths in
 # /tmp: the test creates them only when absent (the directory doubles as
-# a lock against a concurrent run) and removes them at once.
+# a lock against a concurrent run) and removes them at once. Where the
+# kernel allows it (root, as in CI), the test runs in a mount namespace of
+# its own with a private /tmp, so that the perf map it creates for a moment
+# is never seen by another checkout's tests folding jit.data at that time.
+if [ -z "${PD_PRIVATE_TMP:-}" ] && unshare -m true 2>/dev/null; then
+	PD_PRIVATE_TMP=1 exec unshare -m sh -c \
+		'mount -t tmpfs tmpfs /tmp 2>/dev/null; exec sh "$0"' "$0"
+fi
 . "$(dirname "$0")/lib.sh"
 
 if ! have_perf; then
