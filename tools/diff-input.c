@@ -41,10 +41,13 @@ struct feed {
 
 static bool is_perf_data(const char *head, size_t len)
 {
-	/* perf's magics: v2 in either byte order, and v1 */
-	return len == MAGIC_LEN && (!memcmp(head, "PERFILE2", 8) ||
-				    !memcmp(head, "2ELIFREP", 8) ||
-				    !memcmp(head, "PERFFILE", 8));
+	/* perf's magics: v2 in either byte order, and v1; a profile
+	 * archive is zstd or gzip data (docs/archive.md), never text */
+	return (len == MAGIC_LEN && (!memcmp(head, "PERFILE2", 8) ||
+				     !memcmp(head, "2ELIFREP", 8) ||
+				     !memcmp(head, "PERFFILE", 8))) ||
+	       (len >= 4 && !memcmp(head, "\x28\xb5\x2f\xfd", 4)) ||
+	       (len >= 2 && !memcmp(head, "\x1f\x8b", 2));
 }
 
 static bool write_all(int fd, const char *p, size_t len)

@@ -18,6 +18,7 @@
 #include <perfdata/unwind.h>
 #include <perfdata/writer.h>
 
+#include "archive-make.h"
 #include "common/cli.h"
 #include "unwind-summary.h"
 
@@ -40,6 +41,16 @@ static void usage(FILE *f)
 "                          COMPRESSED for targets before 6.15)\n"
 "      --decompress        write the records uncompressed\n"
 "      --endian=ORDER      little, big or native (default: native)\n"
+"      --to=archive        OUT (.tar.zst, .tar.gz, or - for tar.zst) holds the\n"
+"                          profile and the binaries, debug info and kallsyms\n"
+"                          that resolve its symbols (docs/archive.md); every\n"
+"                          pd tool reads such an archive as its input\n"
+"      --kallsyms=FILE     with --to=archive: the recording kernel's kallsyms\n"
+"      --symfs=DIR         with --to=archive: look for the recorded files under DIR\n"
+"      --from-archive      IN is an archive: write OUT/perf.data (records\n"
+"                          decompressed unless --compress), OUT/.build-id/\n"
+"                          (perf's build-id cache layout: buildid.dir = OUT),\n"
+"                          OUT/kallsyms and OUT/manifest\n"
 "      --explain           write nothing; tell which shims apply to IN for\n"
 "                          the target and what each changes, with counts\n"
 "      --list-targets      the perf versions --target-perf knows\n"
@@ -175,7 +186,8 @@ static void explain(const char *in, const struct pd_perf_target *t,
 enum {
 	OPT_TARGET = 256, OPT_SHIM, OPT_NO_SHIM, OPT_PIPE, OPT_FILE,
 	OPT_COMPRESS, OPT_DECOMPRESS, OPT_ENDIAN, OPT_EXPLAIN,
-	OPT_LIST_TARGETS, OPT_LIST_SHIMS,
+	OPT_LIST_TARGETS, OPT_LIST_SHIMS, OPT_TO, OPT_FROM_ARCHIVE,
+	OPT_KALLSYMS, OPT_SYMFS,
 };
 
 int main(int argc, char **argv)
@@ -194,6 +206,10 @@ int main(int argc, char **argv)
 		{ "explain", no_argument, NULL, OPT_EXPLAIN },
 		{ "list-targets", no_argument, NULL, OPT_LIST_TARGETS },
 		{ "list-shims", no_argument, NULL, OPT_LIST_SHIMS },
+		{ "to", required_argument, NULL, OPT_TO },
+		{ "from-archive", no_argument, NULL, OPT_FROM_ARCHIVE },
+		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -205,7 +221,8 @@ int main(int argc, char **argv)
 	struct pd_unwind_rewrite_opts uo = { .sz = sizeof(uo) };
 	struct pd_unwind_rewriter *rw = NULL;
 	const char *input = NULL, *output = NULL;
-	bool do_explain = false;
+	bool do_explain = false, to_archive = false, from_archive = false;
+	struct archive_make_opts ao = { 0 };
 	struct pd_reader *r;
 	char errmsg[512];
 	int c, err;
@@ -264,6 +281,20 @@ int main(int argc, char **argv)
 		case OPT_EXPLAIN:
 			do_explain = true;
 			break;
+		case OPT_TO:
+			if (strcmp(optarg, "archive"))
+				pd_usage_error("unknown output format '%s'", optarg);
+			to_archive = true;
+			break;
+		case OPT_FROM_ARCHIVE:
+			from_archive = true;
+			break;
+		case OPT_KALLSYMS:
+			ao.kallsyms = optarg;
+			break;
+		case OPT_SYMFS:
+			ao.symfs = optarg;
+			break;
 		case OPT_LIST_TARGETS:
 			list_targets();
 			return pd_cli_close_output(stdout, "<stdout>");
@@ -291,6 +322,16 @@ int main(int argc, char **argv)
 		input = "perf.data";
 	if (!output && !do_explain)
 		pd_usage_error("no output given (-o FILE, or -o - for standard output)");
+	if ((to_archive || from_archive) && (do_explain || !output))
+		pd_usage_error("--to=archive and --from-archive need -o and no --explain");
+	if (to_archive && from_archive)
+		pd_usage_error("--to=archive and --from-archive exclude each other");
+	if (to_archive && !archive_name_ok(output))
+		pd_usage_error("an archive's name ends in .tar.zst or .tar.gz (or is - for tar.zst)");
+	if (from_archive && !strcmp(output, "-"))
+		pd_usage_error("--from-archive writes a directory: -o DIR");
+	if ((ao.kallsyms || ao.symfs) && !to_archive)
+		pd_usage_error("--kallsyms and --symfs go with --to=archive");
 	if (output && !strcmp(output, "-") && !do_explain &&
 	    pd_cli_refuse_tty(stdout))
 		return PD_EXIT_USAGE;
@@ -309,6 +350,15 @@ int main(int argc, char **argv)
 	r = pd_cli_open(input, &ro);
 	if (!r)
 		return PD_EXIT_DATA;
+	if (to_archive || from_archive) {
+		ao.input = strcmp(input, "-") ? input : "<stdin>";
+		ao.output = output;
+		ao.level = co.compress_level;
+		err = to_archive ? archive_make(r, &ao) :
+		      archive_extract(r, ao.input, output, co.compress == 1);
+		pd_reader__close(r);
+		return err;
+	}
 	if (ro.order == PD_ORDER_TIME) {
 		rw = pd_unwind_rewriter__new(r, &uo);
 		if (!rw) {

@@ -52,6 +52,7 @@ static const char *const pd_error_strings[PD_ERR_MAX - PD_ERR_BASE] = {
 	[PD_ERR_UNSUPPORTED - PD_ERR_BASE] = "unsupported",
 	[PD_ERR_TOO_BIG - PD_ERR_BASE] = "size exceeds the input",
 	[PD_ERR_NO_ATTR - PD_ERR_BASE] = "no attr for this record",
+	[PD_ERR_BAD_ARCHIVE - PD_ERR_BASE] = "invalid profile archive",
 };
 
 PD_EXPORT const char *pd_strerror(int err)

@@ -67,6 +67,7 @@ struct pd_reader {
 
 	struct pd_decomp *decomp;
 	struct pd_order_queue *order;
+	struct pd_archive *archive;	/* the archive read, or NULL */
 
 	/* pd_reader__read_header(): records read ahead, replayed by next() */
 	struct pd_queued *queue_head, *queue_tail;

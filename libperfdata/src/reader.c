@@ -11,8 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <perfdata/archive.h>
 #include <perfdata/features.h>
 
+#include "archive-internal.h"
+#include "archive-zio.h"
 #include "attr.h"
 #include "features-internal.h"
 #include "reader-internal.h"
@@ -663,6 +666,47 @@ static struct pd_reader *reader_new(const struct pd_reader_opts *opts,
 	return r;
 }
 
+/*
+ * A compressed input is a profile archive: extracted, and its perf.data
+ * read instead (see archive-read.c). Others are left as they are.
+ */
+static int open_archive(struct pd_reader *r)
+{
+	ssize_t n = pd_input_fill(&r->in, 4);
+	char why[400];
+	uint64_t off;
+	int err, fd;
+
+	if (n < 4 || pd__z_detect(pd_input_ptr(&r->in), n) == PD_Z_NONE)
+		return 0;
+	r->archive = pd__archive_extract(&r->in, &r->log, &err, &off, why,
+					 sizeof(why));
+	if (!r->archive)
+		return pd__set_error(r, err, off, "%s", why);
+	fd = open(r->archive->profile, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pd__set_error(r, -errno, 0, "%s: %s",
+				     r->archive->profile, strerror(errno));
+	pd_input_release(&r->in);
+	if (r->own_fd >= 0)
+		close(r->own_fd);
+	r->own_fd = fd;
+	err = pd_input_init(&r->in, fd);
+	if (err)
+		return pd__set_error(r, err, 0, "%s", pd_strerror(err));
+	return 0;
+}
+
+struct pd_archive *pd__reader_archive(const struct pd_reader *r)
+{
+	return r ? r->archive : NULL;
+}
+
+PD_EXPORT const char *pd_reader__archive_dir(const struct pd_reader *r)
+{
+	return r && r->archive ? r->archive->dir : NULL;
+}
+
 static struct pd_reader *open_reader(struct pd_reader *r, int fd)
 {
 	int err = pd_input_init(&r->in, fd);
@@ -670,6 +714,8 @@ static struct pd_reader *open_reader(struct pd_reader *r, int fd)
 	if (err)
 		pd__set_error(r, err, 0, "%s", pd_strerror(err));
 	else
+		err = open_archive(r);
+	if (!err)
 		err = open_common(r);
 	if (err) {
 		snprintf(open_errmsg, sizeof(open_errmsg), "%s", r->errmsg);
@@ -759,6 +805,7 @@ PD_EXPORT void pd_reader__close(struct pd_reader *r)
 	}
 	pd__decomp_free(r->decomp);
 	pd__order_free(r->order);
+	pd__archive_put(r->archive);
 	free(r->rec);
 	free(r->blob);
 	free(r->aux);

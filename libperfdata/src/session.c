@@ -25,6 +25,7 @@
 #include <perfdata/session.h>
 
 #include "arena.h"
+#include "archive-internal.h"
 #include "internal.h"
 #include "session-internal.h"
 #include "session-jit.h"
@@ -209,6 +210,10 @@ PD_EXPORT struct pd_session *pd_session__new(const struct pd_reader *r,
 	if (!s)
 		return NULL;
 	s->sym = opts->symbolizer;
+	/* an archive's files resolve its profile's symbols */
+	if (pd__reader_archive(r) &&
+	    pd__sym_use_archive(s->sym, pd__reader_archive(r)))
+		goto nomem;
 	s->log.fn = opts->log;
 	s->log.ctx = opts->log_ctx;
 	s->kernel_start = 1ULL << 63;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "archive-internal.h"
 #include "sym-internal.h"
 
 #define SYM_HASH_SIZE 1024
@@ -64,6 +65,37 @@ pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
 	return s;
 }
 
+/*
+ * An archive's directory is a build-id cache holding every file it
+ * stores, and its kallsyms are the recording kernel's: both replace the
+ * local ones (an explicit kallsyms aside).
+ */
+int pd__sym_use_archive(struct pd_symbolizer *s, struct pd_archive *a)
+{
+	char *dir, *ks = NULL;
+
+	if (s->archive == a)
+		return 0;
+	dir = strdup(a->dir);
+	if (a->kallsyms && !s->opts.kallsyms)
+		ks = strdup(a->kallsyms);
+	if (!dir || (a->kallsyms && !s->opts.kallsyms && !ks)) {
+		free(dir);
+		free(ks);
+		return -ENOMEM;
+	}
+	free(s->buildid_dir);
+	s->buildid_dir = dir;
+	if (ks) {
+		free(s->kallsyms);
+		s->kallsyms = ks;
+	}
+	pd__archive_put(s->archive);
+	pd__archive_get(a);
+	s->archive = a;
+	return 0;
+}
+
 static void dso_free(struct pd_dso *d)
 {
 	size_t i;
@@ -101,6 +133,7 @@ PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 		unlink(s->own_vdso);
 		free(s->own_vdso);
 	}
+	pd__archive_put(s->archive);
 	free(s->hash);
 	free(s->symfs);
 	free(s->buildid_dir);
@@ -184,6 +217,10 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 
 	if (!build_id)
 		build_id_size = 0;
+	/* a file the profile gives no build id: the archive's manifest
+	 * says which of its files it was */
+	if (!build_id_size && s->archive)
+		pd__archive_path_bid(s->archive, path, &build_id, &build_id_size);
 	if (build_id_size > PD_BUILD_ID_MAX)
 		build_id_size = PD_BUILD_ID_MAX;
 	h = hash_key(path, build_id, build_id_size) % s->hash_size;
@@ -216,7 +253,7 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 }
 
 /* The running kernel's GNU build id, from the notes it exports. */
-static int running_kernel_build_id(uint8_t *bid, size_t max)
+PD_EXPORT int pd_running_kernel_build_id(uint8_t *bid, size_t max)
 {
 	uint8_t buf[4096];
 	size_t n, off = 0;
@@ -267,7 +304,7 @@ static char *kallsyms_path(struct pd_symbolizer *s, const uint8_t *bid,
 		return strdup(s->kallsyms);
 	if (!size)
 		return strdup("/proc/kallsyms");
-	n = running_kernel_build_id(running, sizeof(running));
+	n = pd_running_kernel_build_id(running, sizeof(running));
 	if (n == (int)size && !memcmp(running, bid, size))
 		return strdup("/proc/kallsyms");
 	for (i = 0; i < size; i++)

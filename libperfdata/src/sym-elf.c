@@ -113,6 +113,12 @@ int sym_elf__read_build_id(const char *path, uint8_t *bid, size_t size)
 	return ret;
 }
 
+PD_EXPORT int pd_elf_build_id(const char *path, uint8_t *bid, size_t max)
+{
+	elf_version(EV_CURRENT);
+	return sym_elf__read_build_id(path, bid, max);
+}
+
 /* perf's dso__build_id_equal(): a recorded 20-byte id may be a shorter
  * one padded with zeros. */
 bool sym_build_id_equal(const struct pd_dso *d, const uint8_t *bid, size_t n)

@@ -125,6 +125,7 @@ struct pd_symbolizer {
 	struct pd_dso **hash;
 	char *own_vdso;			/* this process's vdso, as a file */
 	struct pd_jitdump *jitdumps;	/* loaded once per path */
+	struct pd_archive *archive;	/* files of an archive, or NULL */
 	bool own_vdso_tried;
 	size_t hash_size, nr_dsos;
 };

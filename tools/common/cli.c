@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <perfdata/archive.h>
+
 #include "common/cli.h"
 
 const char *pd_prog = "pd";
@@ -27,6 +29,15 @@ static void log_to_stderr(enum pd_log_level level, const char *msg, void *ctx)
 		fprintf(stderr, "%s: debug: %s\n", pd_prog, msg);
 }
 
+/* An archive input is extracted to a temporary directory: an interrupted
+ * tool removes it, then dies of the signal as it would have. */
+static void die_of_signal(int sig)
+{
+	pd_archive_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 void pd_cli_init(const char *argv0)
 {
 	const char *slash = strrchr(argv0, '/');
@@ -35,6 +46,9 @@ void pd_cli_init(const char *argv0)
 	pd_set_log(log_to_stderr, NULL);
 	/* a closed output pipe ends the tool quietly, like other filters */
 	signal(SIGPIPE, SIG_DFL);
+	signal(SIGINT, die_of_signal);
+	signal(SIGTERM, die_of_signal);
+	signal(SIGHUP, die_of_signal);
 }
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)

@@ -32,6 +32,7 @@ enum pd_error {
 	PD_ERR_UNSUPPORTED,			/* valid but not supported here */
 	PD_ERR_TOO_BIG,				/* size beyond what the input holds */
 	PD_ERR_NO_ATTR,				/* record maps to no known attr */
+	PD_ERR_BAD_ARCHIVE,			/* invalid profile archive (tar) */
 	PD_ERR_MAX,
 };
 

@@ -213,6 +213,15 @@ int pd_dso__addr2line(struct pd_dso *d, uint64_t vaddr,
  */
 int pd_dso__nm_lookup(struct pd_dso *d, const char *name, uint64_t *value);
 
+/*
+ * The GNU build id of the ELF file at path, at most max bytes into bid:
+ * its size, or -1 when the file is missing, not ELF or has none.
+ */
+int pd_elf_build_id(const char *path, uint8_t *bid, size_t max);
+
+/* The running kernel's build id (from /sys/kernel/notes), or -1. */
+int pd_running_kernel_build_id(uint8_t *bid, size_t max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,201 @@
+#!/bin/sh
+# Profile archives (pd-convert --to=archive, docs/archive.md):
+# - made from a profile whose binaries are then moved away (a fresh perf
+#   record of a copy of testdata's burn, or testdata/fp.data found through
+#   a private build-id cache that is then removed), the archive folds as
+#   the original did, also after being copied elsewhere, from a pipe, as
+#   .tar.gz, and pd-info / pd-diff / pd-unwind open it;
+# - --from-archive gives a perf.data and a build-id directory on which the
+#   system perf prints what it printed for the original (perf the oracle);
+# - hostile archives (absolute names, "..", links, bad checksum, huge
+#   size, truncation, perf.data twice, no perf.data): one error line
+#   naming the archive and an offset, exit 1, nothing written outside the
+#   private temporary directory, which is gone afterwards.
+. "$(dirname "$0")/lib.sh"
+
+conv() { "$PD_BIN/pd-convert" "$@"; }
+fold() { "$PD_BIN/pd-fold" "$@"; }
+# our temporary files go to a private TMPDIR: leaks show there
+mkdir -p "$tmp/t" "$tmp/home"
+TMPDIR=$tmp/t
+HOME=$tmp/home
+export TMPDIR HOME
+no_leak() { [ -z "$(ls -A "$tmp/t")" ]; }
+
+# must_show NAME PROFILE BINARY...: archive, move the binaries, fold
+must_show() {
+	_n=$1 _p=$2
+	shift 2
+	_samples() { "$PD_BIN/pd-info" --stats "$1" 2>/dev/null | grep 'SAMPLE events' | awk '{ print $3 }'; }
+	fold "$_p" >"$tmp/$_n.want" 2>/dev/null
+	check "$_n: folds with symbols before" grep -q ';main;' "$tmp/$_n.want"
+	conv -q --to=archive "$_p" -o "$tmp/$_n.tar.zst" 2>"$tmp/err"
+	check "$_n: archive made" test -s "$tmp/$_n.tar.zst"
+	conv -q --to=archive "$_p" -o "$tmp/$_n.tar.gz" 2>"$tmp/err"
+	mkdir -p "$tmp/away"
+	for _b; do mv "$_b" "$tmp/away/"; done
+	fold "$_p" >"$tmp/$_n.gone" 2>/dev/null
+	# (testdata's recordings name /work/main/testdata/bin/..., there
+	# in the project's own checkout)
+	if [ "$_n" = fresh ]; then
+		check "$_n: without the binaries the profile alone folds otherwise" \
+			sh -c "! cmp -s '$tmp/$_n.want' '$tmp/$_n.gone'"
+	fi
+	fold "$tmp/$_n.tar.zst" >"$tmp/$_n.got" 2>"$tmp/err"
+	check "$_n: the archive folds identically without the binaries" \
+		cmp -s "$tmp/$_n.want" "$tmp/$_n.got"
+	mkdir -p "$tmp/elsewhere/$_n"
+	cp "$tmp/$_n.tar.zst" "$tmp/elsewhere/$_n/copy.tar.zst"
+	(cd "$tmp/elsewhere/$_n" && fold copy.tar.zst) >"$tmp/$_n.got2" 2>/dev/null
+	check "$_n: copied to another directory, the same" \
+		cmp -s "$tmp/$_n.want" "$tmp/$_n.got2"
+	cat "$tmp/$_n.tar.zst" | fold - >"$tmp/$_n.got3" 2>/dev/null
+	check "$_n: from a pipe, the same" cmp -s "$tmp/$_n.want" "$tmp/$_n.got3"
+	fold "$tmp/$_n.tar.gz" >"$tmp/$_n.got4" 2>/dev/null
+	check "$_n: .tar.gz, the same" cmp -s "$tmp/$_n.want" "$tmp/$_n.got4"
+	# the archive's records are compressed: the sample counts compare
+	_samples "$_p" >"$tmp/i.want"
+	_samples "$tmp/$_n.tar.zst" >"$tmp/i.got"
+	check "$_n: pd-info reads the archive: the same samples" \
+		sh -c "test -s '$tmp/i.want' && cmp -s '$tmp/i.want' '$tmp/i.got'"
+	"$PD_BIN/pd-diff" "$tmp/$_n.want" "$tmp/$_n.tar.zst" >"$tmp/d.got" 2>/dev/null
+	check "$_n: pd-diff against the original folding: no difference" \
+		sh -c "awk '\$(NF-1) != \$NF { bad = 1 } END { exit bad || NR == 0 }' '$tmp/d.got'"
+	"$PD_BIN/pd-unwind" -q "$tmp/$_n.tar.zst" -o "$tmp/$_n.unw.data" 2>/dev/null
+	check "$_n: pd-unwind reads the archive" test -s "$tmp/$_n.unw.data"
+	check "$_n: no temporary directory left" no_leak
+}
+
+# 1. a fresh recording of a copy of burn, if perf may record here
+mkdir -p "$tmp/rec"
+cp "$TD/bin/burn" "$tmp/rec/burn"
+if have_perf && (cd "$tmp/rec" && perf record -q -N -g -o fresh.data ./burn 200) \
+	>/dev/null 2>&1 && [ -s "$tmp/rec/fresh.data" ]; then
+	must_show fresh "$tmp/rec/fresh.data" "$tmp/rec/burn"
+	# the manifest names the binary and its checksum, which sha256sum
+	# computes alike
+	zstd -dc "$tmp/fresh.tar.zst" | tar -xOf - manifest >"$tmp/manifest"
+	sum=$(sha256sum "$tmp/away/burn" | cut -d' ' -f1)
+	check "fresh: manifest: burn's path, size and sha256" \
+		grep -q "^elf	.build-id/..*	$(stat -c %s "$tmp/away/burn")	$sum	.*	$tmp/rec/burn	" "$tmp/manifest"
+	check "fresh: manifest first, perf.data last in the tar" \
+		sh -c "zstd -dc '$tmp/fresh.tar.zst' | tar -tf - | sed -n '1p;\$p' | tr '\n' ' ' | grep -qx 'manifest perf.data '"
+	# --from-archive, read by perf with buildid.dir pointing at it
+	mv "$tmp/away/burn" "$tmp/rec/burn"
+	perf script -i "$tmp/rec/fresh.data" >"$tmp/ps.want" 2>/dev/null </dev/null
+	mv "$tmp/rec/burn" "$tmp/away/burn"
+	conv --from-archive "$tmp/fresh.tar.zst" -o "$tmp/ext" 2>"$tmp/err"
+	printf '[buildid]\n\tdir = %s\n' "$tmp/ext" >"$tmp/ext.config"
+	PERF_CONFIG=$tmp/ext.config perf script -i "$tmp/ext/perf.data" \
+		>"$tmp/ps.got" 2>/dev/null </dev/null
+	check "--from-archive: perf script with buildid.dir there prints what it printed for the original" \
+		cmp -s "$tmp/ps.want" "$tmp/ps.got"
+	check "--from-archive: perf script printed symbols of burn" grep -q 'inner_hot' "$tmp/ps.got"
+	perf script -i "$tmp/ext/perf.data" >"$tmp/ps.none" 2>/dev/null </dev/null
+	check "--from-archive: without the config perf does not find them (the oracle can fail)" \
+		sh -c "! grep -q inner_hot '$tmp/ps.none'"
+	# pipe-mode input: no build id table, the manifest maps the paths
+	mv "$tmp/away/burn" "$tmp/rec/burn"
+	conv -q --pipe "$tmp/rec/fresh.data" -o "$tmp/pipe.data"
+	fold "$tmp/pipe.data" >"$tmp/pipe.want" 2>/dev/null
+	cat "$tmp/pipe.data" | conv -q --to=archive - -o "$tmp/pipe.tar.zst"
+	mv "$tmp/rec/burn" "$tmp/away/burn"
+	fold "$tmp/pipe.tar.zst" >"$tmp/pipe.got" 2>/dev/null
+	check "pipe-mode input archived from stdin folds the same" \
+		cmp -s "$tmp/pipe.want" "$tmp/pipe.got"
+	rm -f "$tmp/away/burn"
+else
+	skip "perf record not possible here: fresh-recording checks not run"
+fi
+
+# 2. testdata/fp.data: burn found through a private build-id cache
+if have_perf; then
+	testdata_buildid_cache
+	must_show cache "$TD/fp.data" "$PERF_BUILDID_DIR"
+	unset PERF_BUILDID_DIR PERF_CONFIG
+else
+	skip "perf not installed: build-id cache checks not run"
+fi
+
+# 3. nothing found: warns, still an archive of the profile
+mkdir -p "$tmp/emptyfs"
+conv --to=archive --symfs="$tmp/emptyfs" "$TD/fp.data" -o "$tmp/bare.tar.zst" 2>"$tmp/err"
+check "no binaries found: exit 0 and an archive" test -s "$tmp/bare.tar.zst"
+check "no binaries found: one warning with a summary" \
+	grep -q 'files not found, their frames will stay unresolved' "$tmp/err"
+check "no binaries found: manifest lists them as missing" \
+	sh -c "zstd -dc '$tmp/bare.tar.zst' | tar -xOf - manifest | grep -q '^missing	.*/burn	'"
+
+# usage
+conv --to=archive "$TD/fp.data" -o "$tmp/x.zip" 2>/dev/null
+check "an archive name must end in .tar.zst or .tar.gz (exit 2)" test $? -eq 2
+conv --from-archive "$TD/fp.data" -o "$tmp/notarch" 2>"$tmp/err"
+check "--from-archive of a plain perf.data: exit 1" test $? -eq 1
+
+# 4. hostile archives
+mkdir -p "$tmp/h/sub" "$tmp/victim"
+cp "$TD/fp.data" "$tmp/h/perf.data"
+# a tar's header checksum, rewritten after a field was changed
+fix_sum() { # TARFILE BLOCKOFFSET
+	_s=$(dd if="$1" bs=1 skip="$2" count=512 2>/dev/null | od -An -tu1 -v |
+		awk '{ for (i = 1; i <= NF; i++) { n++; s += (n > 148 && n <= 156) ? 32 : $i } } END { print s }')
+	printf '%06o\0 ' "$_s" | dd of="$1" bs=1 seek=$(($2 + 148)) conv=notrunc 2>/dev/null
+}
+hostile() { # NAME TARFILE PATTERN
+	gzip -c "$2" >"$tmp/h/$1.tar.gz"
+	fold "$tmp/h/$1.tar.gz" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+	   grep -q "$1.tar.gz: offset 0x[0-9a-f]*: .*$3" "$tmp/err" && no_leak; then
+		ok "hostile $1: one line naming the archive, the offset and '$3'"
+	else
+		not_ok "hostile $1 (rc $rc): $(head -2 "$tmp/err")"
+	fi
+}
+(cd "$tmp/h" && tar --format=ustar -cf "$tmp/h/ok.tar" perf.data)
+(cd "$tmp/h" && tar --format=ustar -P -cf "$tmp/h/abs.tar" "$tmp/h/perf.data")
+hostile abs "$tmp/h/abs.tar" 'absolute path'
+(cd "$tmp/h/sub" && tar --format=ustar -P -cf "$tmp/h/dotdot.tar" ../perf.data)
+hostile dotdot "$tmp/h/dotdot.tar" "'..' in the path"
+ln -sf "$tmp/victim/x" "$tmp/h/manifest"
+(cd "$tmp/h" && tar --format=ustar -cf "$tmp/h/symlink.tar" manifest perf.data)
+rm -f "$tmp/h/manifest"
+hostile symlink "$tmp/h/symlink.tar" 'symbolic link'
+ln -f "$tmp/h/perf.data" "$tmp/h/kallsyms"
+(cd "$tmp/h" && tar --format=ustar -cf "$tmp/h/hardlink.tar" perf.data kallsyms)
+rm -f "$tmp/h/kallsyms"
+hostile hardlink "$tmp/h/hardlink.tar" 'hard link'
+cp "$tmp/h/ok.tar" "$tmp/h/badsum.tar"
+printf 'q' | dd of="$tmp/h/badsum.tar" bs=1 seek=0 conv=notrunc 2>/dev/null
+hostile badsum "$tmp/h/badsum.tar" 'checksum mismatch'
+cp "$tmp/h/ok.tar" "$tmp/h/huge.tar"
+printf '77777777777\0' | dd of="$tmp/h/huge.tar" bs=1 seek=124 conv=notrunc 2>/dev/null
+fix_sum "$tmp/h/huge.tar" 0
+hostile huge "$tmp/h/huge.tar" 'truncated'
+cp "$tmp/h/ok.tar" "$tmp/h/twice.tar"
+(cd "$tmp/h" && tar --format=ustar -rf "$tmp/h/twice.tar" perf.data)
+hostile twice "$tmp/h/twice.tar" "member 'perf.data' appears twice"
+printf 'perfdata-archive\t1\n' >"$tmp/h/manifest"
+(cd "$tmp/h" && tar --format=ustar -cf "$tmp/h/noprofile.tar" manifest)
+hostile noprofile "$tmp/h/noprofile.tar" 'no perf.data member'
+# perf.data's data ends at 512 + its size; its padding and the end
+# blocks follow
+size=$(($(stat -c %s "$tmp/h/perf.data") + 512))
+end=$(((size + 511) / 512 * 512))
+for cut in 100 512 1000 $((size / 2)) $((size - 1)) $size $end $((end + 100)); do
+	head -c "$cut" "$tmp/h/ok.tar" >"$tmp/h/cut$cut.tar"
+	hostile "cut$cut" "$tmp/h/cut$cut.tar" 'truncated'
+done
+# the compressed stream itself cut short
+zstd -q -c "$tmp/h/ok.tar" >"$tmp/h/ok.tar.zst"
+head -c $(($(stat -c %s "$tmp/h/ok.tar.zst") - 20)) "$tmp/h/ok.tar.zst" >"$tmp/h/zcut.tar.zst"
+fold "$tmp/h/zcut.tar.zst" >/dev/null 2>"$tmp/err"
+check "zstd stream cut short: exit 1, one line naming the compressed offset" \
+	sh -c "test \$? -eq 1 || true; grep -q 'zcut.tar.zst: offset 0x[0-9a-f]*: compressed data truncated' '$tmp/err' && test \$(wc -l <'$tmp/err') -eq 1"
+fold "$tmp/h/ok.tar.zst" >/dev/null 2>&1
+check "a tar.zst made by tar and zstd reads" test $? -eq 0
+check "nothing written outside the private directories" \
+	sh -c "[ -z \"\$(ls -A '$tmp/victim')\" ] && [ ! -e '$tmp/perf.data' ] && [ ! -e '$tmp/h/sub/perf.data' ]"
+check "no temporary directory left after the hostile archives" no_leak
+
+echo "1..$tap_n"

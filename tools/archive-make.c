@@ -1,0 +1,609 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Making a profile archive. Stored, besides the profile:
+ * - every ELF file the profile names with a build id (its BUILD_ID
+ *   table, HEADER_BUILD_ID records, MMAP2 build ids) and every file it
+ *   maps executable (their build ids read from the files), like
+ *   perf-archive, which takes all build-id DSOs: samples need not be
+ *   counted first, and a map without samples costs only its size;
+ * - each one found at its recorded path when its build id matches, else
+ *   in a build-id cache ($PERF_BUILDID_DIR, ~/.debug, an input archive);
+ *   its separate debug info from the cache or /usr/lib/debug/.build-id;
+ * - the recording kernel's kallsyms: --kallsyms, /proc/kallsyms when
+ *   the recording kernel is the running one, or the cache's copy.
+ * The manifest, then the binaries, then kallsyms, then perf.data: a
+ * reader streaming the archive has the files before the profile.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <perfdata/archive.h>
+#include <perfdata/compat.h>
+#include <perfdata/features.h>
+#include <perfdata/symbols.h>
+
+#include "archive-make.h"
+#include "common/cli.h"
+
+#define BID_MAX 20
+
+struct dso_ent {
+	char *path;
+	uint8_t bid[BID_MAX];
+	size_t bid_size;		/* 0: not known yet */
+	bool vdso;
+	/* what is stored: the first entry of a build id owns the files */
+	bool owner;
+	char *elf_src, *debug_src;
+	char elf_sha[65], debug_sha[65];
+	uint64_t elf_size, debug_size;
+	const char *missing;		/* why nothing was found */
+};
+
+struct make {
+	const struct archive_make_opts *o;
+	const char *archive_dir;	/* the input's, when it is an archive */
+	char *work;			/* private temporary directory */
+	struct dso_ent *dsos;
+	size_t nr, cap;
+	uint8_t kbid[BID_MAX];
+	size_t kbid_size;
+	char *ks_src;			/* kallsyms stored, or NULL */
+	const char *ks_missing;
+	char ks_sha[65];
+	uint64_t ks_size;
+};
+
+bool archive_name_ok(const char *o)
+{
+	size_t n = strlen(o);
+	static const char *const sfx[] = { ".tar.zst", ".tzst", ".tar.gz", ".tgz" };
+	size_t i;
+
+	if (!strcmp(o, "-"))
+		return true;
+	for (i = 0; i < 4; i++)
+		if (n > strlen(sfx[i]) && !strcmp(o + n - strlen(sfx[i]), sfx[i]))
+			return true;
+	return false;
+}
+
+static bool is_gzip_name(const char *o)
+{
+	size_t n = strlen(o);
+
+	return (n > 7 && !strcmp(o + n - 7, ".tar.gz")) ||
+	       (n > 4 && !strcmp(o + n - 4, ".tgz"));
+}
+
+static void hex(const uint8_t *b, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", b[i]);
+	out[2 * n] = '\0';
+}
+
+/* perf's rule: a recorded 20-byte id may be a shorter one zero-padded. */
+static bool bid_match(const uint8_t *rec, size_t rn, const uint8_t *file, int fn)
+{
+	size_t i;
+
+	if (fn <= 0 || (size_t)fn > rn)
+		return false;
+	if (memcmp(rec, file, fn))
+		return false;
+	for (i = fn; i < rn; i++)
+		if (rec[i])
+			return false;
+	return true;
+}
+
+static bool file_has_bid(const char *path, const uint8_t *bid, size_t n)
+{
+	uint8_t fb[BID_MAX];
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	return bid_match(bid, n, fb, pd_elf_build_id(path, fb, sizeof(fb)));
+}
+
+static struct dso_ent *add_dso(struct make *m, const char *path,
+			       const uint8_t *bid, size_t bid_size)
+{
+	struct dso_ent *d;
+	size_t i;
+
+	if (bid_size > BID_MAX)
+		bid_size = BID_MAX;
+	for (i = 0; i < m->nr; i++) {
+		d = &m->dsos[i];
+		if (strcmp(d->path, path))
+			continue;
+		if (!d->bid_size && bid_size) {
+			memcpy(d->bid, bid, bid_size);
+			d->bid_size = bid_size;
+		}
+		if (!bid_size || (d->bid_size == bid_size &&
+				  !memcmp(d->bid, bid, bid_size)))
+			return d;
+	}
+	if (m->nr == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64;
+		struct dso_ent *n = realloc(m->dsos, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		m->dsos = n;
+		m->cap = cap;
+	}
+	d = &m->dsos[m->nr];
+	memset(d, 0, sizeof(*d));
+	d->path = strdup(path);
+	if (!d->path)
+		return NULL;
+	memcpy(d->bid, bid, bid_size);
+	d->bid_size = bid_size;
+	d->vdso = !strcmp(path, "[vdso]");
+	m->nr++;
+	return d;
+}
+
+/* A build id entry: the kernel's is remembered, files kept. */
+static int take_bid(struct make *m, const char *name, const uint8_t *bid,
+		    size_t size)
+{
+	if (!name || !size)
+		return 0;
+	if (!strcmp(name, "[kernel.kallsyms]")) {
+		m->kbid_size = size > BID_MAX ? BID_MAX : size;
+		memcpy(m->kbid, bid, m->kbid_size);
+		return 0;
+	}
+	if (name[0] != '/' && strcmp(name, "[vdso]"))
+		return 0;	/* modules ([ext4]) come with kallsyms */
+	return add_dso(m, name, bid, size) ? 0 : -ENOMEM;
+}
+
+/* Every file the profile names (see the top of this file). */
+static int collect(struct make *m, const char *profile)
+{
+	struct pd_reader_opts ro = { .sz = sizeof(ro), .name = m->o->input };
+	const struct pd_features *f;
+	const struct pd_event *ev;
+	struct pd_reader *r;
+	uint32_t i;
+	int err;
+
+	r = pd_reader__open(profile, &ro);
+	if (!r) {
+		pd_err("%s", pd_reader__open_errmsg());
+		return -1;
+	}
+	while ((err = pd_reader__next(r, &ev)) > 0) {
+		if (ev->type == PD_RECORD_HEADER_BUILD_ID) {
+			err = take_bid(m, ev->u.build_id.filename,
+				       ev->u.build_id.build_id, ev->u.build_id.size);
+		} else if ((ev->type == PD_RECORD_MMAP || ev->type == PD_RECORD_MMAP2) &&
+			   !(ev->misc & PD_MISC_MMAP_DATA) &&
+			   ev->u.mmap.filename && ev->u.mmap.filename[0] == '/') {
+			err = add_dso(m, ev->u.mmap.filename, ev->u.mmap.build_id,
+				      ev->u.mmap.has_build_id ?
+				      ev->u.mmap.build_id_size : 0) ? 0 : -ENOMEM;
+		}
+		if (err < 0)
+			break;
+	}
+	if (err < 0) {
+		pd_err("%s", err == -ENOMEM ? strerror(ENOMEM) : pd_reader__errmsg(r));
+		pd_reader__close(r);
+		return -1;
+	}
+	f = pd_reader__features(r);
+	if (f && pd_features__has(f, PD_FEAT_BUILD_ID))
+		for (i = 0; i < f->build_ids.nr; i++)
+			if (take_bid(m, f->build_ids.ids[i].filename,
+				     f->build_ids.ids[i].id,
+				     f->build_ids.ids[i].size)) {
+				pd_err("%s", strerror(ENOMEM));
+				pd_reader__close(r);
+				return -1;
+			}
+	pd_reader__close(r);
+	return 0;
+}
+
+/* The build-id caches searched, in order. */
+static size_t cache_dirs(const struct make *m, const char **dirs, char *home)
+{
+	const char *env = getenv("PERF_BUILDID_DIR"), *h = getenv("HOME");
+	size_t n = 0;
+
+	if (m->archive_dir)
+		dirs[n++] = m->archive_dir;
+	if (env && *env)
+		dirs[n++] = env;
+	if (m->o->symfs) {
+		snprintf(home, 4096, "%s/.debug", m->o->symfs);
+		dirs[n++] = home;
+	} else if (h && *h) {
+		snprintf(home, 4096, "%s/.debug", h);
+		dirs[n++] = home;
+	}
+	return n;
+}
+
+static char *find_in_caches(const struct make *m, const struct dso_ent *d,
+			    const char *base)
+{
+	char home[4096], path[4200], hx[2 * BID_MAX + 1];
+	const char *dirs[3];
+	size_t i, n = cache_dirs(m, dirs, home);
+
+	hex(d->bid, d->bid_size, hx);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/%s", dirs[i],
+			 hx, hx + 2, base);
+		if (file_has_bid(path, d->bid, d->bid_size))
+			return strdup(path);
+		/* an old-style cache links the file itself */
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", dirs[i],
+			 hx, hx + 2);
+		if (strcmp(base, "debug") && file_has_bid(path, d->bid, d->bid_size))
+			return strdup(path);
+	}
+	return NULL;
+}
+
+static void find_files(struct make *m, struct dso_ent *d)
+{
+	char path[4200], hx[2 * BID_MAX + 1];
+	uint8_t fb[BID_MAX];
+	int n;
+
+	if (!d->bid_size) {
+		/* no recorded build id: the file's own, if it is there */
+		snprintf(path, sizeof(path), "%s%s", m->o->symfs ? m->o->symfs : "",
+			 d->path);
+		n = pd_elf_build_id(path, fb, sizeof(fb));
+		if (n <= 0) {
+			d->missing = access(path, F_OK) ? "not found (no build id recorded)" :
+				     "no build id (not ELF?)";
+			return;
+		}
+		memcpy(d->bid, fb, n);
+		d->bid_size = n;
+	}
+	snprintf(path, sizeof(path), "%s%s", m->o->symfs ? m->o->symfs : "", d->path);
+	if (!d->vdso && file_has_bid(path, d->bid, d->bid_size))
+		d->elf_src = strdup(path);
+	if (!d->elf_src)
+		d->elf_src = find_in_caches(m, d, d->vdso ? "vdso" : "elf");
+	d->debug_src = find_in_caches(m, d, "debug");
+	hex(d->bid, d->bid_size, hx);
+	if (!d->debug_src) {
+		snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+			 m->o->symfs ? m->o->symfs : "", hx, hx + 2);
+		if (file_has_bid(path, d->bid, d->bid_size))
+			d->debug_src = strdup(path);
+	}
+	if (!d->elf_src && !d->debug_src)
+		d->missing = access(path, F_OK) ? "not found with this build id (recorded path, build-id caches)" :
+			     "not found with this build id";
+}
+
+/* "\t", "\n" and "\\" escaped: one manifest field. */
+static void put_field(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\t')
+			fputs("\\t", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else if (*s == '\\')
+			fputs("\\\\", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static int digest(const char *path, char sha[65], uint64_t *size)
+{
+	int err = pd_sha256_file(path, sha, size);
+
+	if (err)
+		pd_err("%s: %s", path, strerror(-err));
+	return err;
+}
+
+/* /proc/kallsyms copied (stat gives it size 0); NULL if unusable. */
+static char *copy_kallsyms(struct make *m, const char *src, const char **why)
+{
+	char *dst = NULL, line[512];
+	FILE *in = fopen(src, "r"), *out;
+	bool nonzero = false;
+
+	if (!in) {
+		*why = "cannot be read";
+		return NULL;
+	}
+	if (asprintf(&dst, "%s/kallsyms", m->work) < 0) {
+		fclose(in);
+		return NULL;
+	}
+	out = fopen(dst, "w");
+	while (out && fgets(line, sizeof(line), in)) {
+		if (strspn(line, "0") < strspn(line, "0123456789abcdef"))
+			nonzero = true;
+		fputs(line, out);
+	}
+	fclose(in);
+	if (!out || fclose(out) || !nonzero) {
+		*why = out ? "addresses hidden (kernel.kptr_restrict; run as root)" :
+			     "cannot be copied";
+		free(dst);
+		return NULL;
+	}
+	return dst;
+}
+
+static void find_kallsyms(struct make *m)
+{
+	char home[4096], path[4200], hx[2 * BID_MAX + 1];
+	uint8_t run[BID_MAX];
+	const char *dirs[3];
+	size_t i, n;
+	int rn;
+
+	if (m->o->kallsyms) {
+		m->ks_src = copy_kallsyms(m, m->o->kallsyms, &m->ks_missing);
+		return;
+	}
+	if (!m->kbid_size) {
+		m->ks_missing = "the profile names no kernel build id: not known which kernel's";
+		return;
+	}
+	rn = pd_running_kernel_build_id(run, sizeof(run));
+	if (bid_match(m->kbid, m->kbid_size, run, rn)) {
+		m->ks_src = copy_kallsyms(m, "/proc/kallsyms", &m->ks_missing);
+		return;
+	}
+	hex(m->kbid, m->kbid_size, hx);
+	n = cache_dirs(m, dirs, home);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms",
+			 dirs[i], hx);
+		if (!access(path, R_OK)) {
+			m->ks_src = copy_kallsyms(m, path, &m->ks_missing);
+			return;
+		}
+		/* an extracted archive keeps it at its top */
+		snprintf(path, sizeof(path), "%s/kallsyms", dirs[i]);
+		if (dirs[i] == m->archive_dir && !access(path, R_OK)) {
+			m->ks_src = copy_kallsyms(m, path, &m->ks_missing);
+			return;
+		}
+	}
+	m->ks_missing = "the recording kernel is not the running one and no copy was found (--kallsyms=FILE)";
+}
+
+static int write_manifest(struct make *m, const char *path, uint64_t psize,
+			  const char *psha)
+{
+	char hx[2 * BID_MAX + 1], ts[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		pd_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(f, "perfdata-archive\t%d\n", PD_ARCHIVE_VERSION);
+	fprintf(f, "created-by\tpd-convert (perfdata)\n");
+	fprintf(f, "created-at\t%s\n", ts);
+	fprintf(f, "profile\tperf.data\t%llu\t%s\t", (unsigned long long)psize, psha);
+	put_field(f, m->o->input);
+	fputc('\n', f);
+	for (i = 0; i < m->nr; i++) {
+		struct dso_ent *d = &m->dsos[i];
+		const struct dso_ent *o = d;
+		size_t j;
+
+		hex(d->bid, d->bid_size, hx);
+		if (d->missing) {
+			fprintf(f, "missing\t%s\t", d->bid_size ? hx : "-");
+			put_field(f, d->path);
+			fprintf(f, "\t%s\n", d->missing);
+			continue;
+		}
+		/* the stored copy of this build id */
+		for (j = 0; j < i; j++)
+			if (m->dsos[j].owner && m->dsos[j].bid_size == d->bid_size &&
+			    !memcmp(m->dsos[j].bid, d->bid, d->bid_size)) {
+				o = &m->dsos[j];
+				break;
+			}
+		if (o->elf_src) {
+			fprintf(f, "elf\t.build-id/%.2s/%s\t%llu\t%s\t%s\t", hx, hx + 2,
+				(unsigned long long)o->elf_size, o->elf_sha, hx);
+			put_field(f, d->path);
+			fputc('\t', f);
+			put_field(f, o->elf_src);
+			fputc('\n', f);
+		}
+		if (o->debug_src) {
+			fprintf(f, "debug\t.build-id/%.2s/%s.debug\t%llu\t%s\t%s\t", hx,
+				hx + 2, (unsigned long long)o->debug_size,
+				o->debug_sha, hx);
+			put_field(f, d->path);
+			fputc('\t', f);
+			put_field(f, o->debug_src);
+			fputc('\n', f);
+		}
+		if (!o->elf_src)
+			fprintf(f, "missing\t%s\t%s\tonly its debug info was found\n",
+				hx, d->path);
+	}
+	hex(m->kbid, m->kbid_size, hx);
+	if (m->ks_src)
+		fprintf(f, "kallsyms\tkallsyms\t%llu\t%s\t%s\n",
+			(unsigned long long)m->ks_size, m->ks_sha,
+			m->kbid_size ? hx : "-");
+	else
+		fprintf(f, "missing\t%s\t[kernel.kallsyms]\t%s\n",
+			m->kbid_size ? hx : "-", m->ks_missing ? m->ks_missing : "not found");
+	if (fclose(f)) {
+		pd_err("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void remove_work(struct make *m)
+{
+	char path[4200];
+
+	if (!m->work)
+		return;
+	snprintf(path, sizeof(path), "%s/perf.data", m->work);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/manifest", m->work);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/kallsyms", m->work);
+	unlink(path);
+	rmdir(m->work);
+	free(m->work);
+	m->work = NULL;
+}
+
+static void summary(const struct make *m, size_t stored)
+{
+	size_t i, missing = 0;
+
+	for (i = 0; i < m->nr; i++)
+		missing += !!m->dsos[i].missing;
+	if (!missing && m->ks_src)
+		return;
+	if (missing)
+		pd_warn("%s: %zu of %zu files not found, their frames will stay unresolved from the archive (%zu stored):",
+			m->o->output, missing, m->nr, stored);
+	for (i = 0; i < m->nr && !pd_quiet; i++)
+		if (m->dsos[i].missing)
+			fprintf(stderr, "  %s: %s\n", m->dsos[i].path, m->dsos[i].missing);
+	if (!m->ks_src)
+		pd_warn("%s: no kallsyms stored: %s", m->o->output,
+			m->ks_missing ? m->ks_missing : "not found");
+}
+
+int archive_make(struct pd_reader *r, const struct archive_make_opts *o)
+{
+	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1, .compress = 1 };
+	struct pd_archive_writer_opts wo = { .sz = sizeof(wo), .level = o->level };
+	struct pd_archive_writer *w = NULL;
+	struct pd_convert_report rep;
+	struct make m = { .o = o };
+	const char *tmpdir = getenv("TMPDIR");
+	char profile[4200], manifest[4200], errmsg[512], psha[65], hx[2 * BID_MAX + 1];
+	char member[128];
+	uint64_t psize;
+	size_t i, j, stored = 0;
+	int ret = PD_EXIT_DATA, err;
+
+	m.archive_dir = pd_reader__archive_dir(r);
+	if (asprintf(&m.work, "%s/pd-archive-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp") < 0 ||
+	    !mkdtemp(m.work)) {
+		pd_err("temporary directory: %s", strerror(errno));
+		free(m.work);
+		return PD_EXIT_DATA;
+	}
+	/* the profile, records zstd-compressed */
+	snprintf(profile, sizeof(profile), "%s/perf.data", m.work);
+	snprintf(manifest, sizeof(manifest), "%s/manifest", m.work);
+	err = pd_convert(r, profile, &co, &rep, errmsg, sizeof(errmsg));
+	if (err) {
+		pd_err("%s", errmsg[0] ? errmsg : pd_strerror(err));
+		goto out;
+	}
+	if (collect(&m, profile))
+		goto out;
+	for (i = 0; i < m.nr; i++) {
+		struct dso_ent *d = &m.dsos[i];
+
+		find_files(&m, d);
+		if (d->missing)
+			continue;
+		for (j = 0; j < i; j++)
+			if (m.dsos[j].owner && m.dsos[j].bid_size == d->bid_size &&
+			    !memcmp(m.dsos[j].bid, d->bid, d->bid_size))
+				break;
+		if (j < i)
+			continue;	/* stored once, under its build id */
+		d->owner = true;
+		if ((d->elf_src && digest(d->elf_src, d->elf_sha, &d->elf_size)) ||
+		    (d->debug_src && digest(d->debug_src, d->debug_sha, &d->debug_size)))
+			goto out;
+	}
+	find_kallsyms(&m);
+	if (m.ks_src && digest(m.ks_src, m.ks_sha, &m.ks_size))
+		goto out;
+	if (digest(profile, psha, &psize) || write_manifest(&m, manifest, psize, psha))
+		goto out;
+
+	wo.compression = is_gzip_name(o->output) ? PD_ARCHIVE_GZIP : PD_ARCHIVE_ZSTD;
+	wo.mtime = time(NULL);
+	w = pd_archive_writer__open(o->output, &wo);
+	if (!w) {
+		pd_err("%s: %s", o->output, strerror(errno));
+		goto out;
+	}
+	if (pd_archive_writer__add_file(w, "manifest", manifest))
+		goto werr;
+	for (i = 0; i < m.nr; i++) {
+		struct dso_ent *d = &m.dsos[i];
+
+		if (!d->owner)
+			continue;
+		hex(d->bid, d->bid_size, hx);
+		stored++;
+		snprintf(member, sizeof(member), ".build-id/%.2s/%s", hx, hx + 2);
+		if (d->elf_src && pd_archive_writer__add_file(w, member, d->elf_src))
+			goto werr;
+		snprintf(member, sizeof(member), ".build-id/%.2s/%s.debug", hx, hx + 2);
+		if (d->debug_src && pd_archive_writer__add_file(w, member, d->debug_src))
+			goto werr;
+	}
+	if (m.ks_src && pd_archive_writer__add_file(w, "kallsyms", m.ks_src))
+		goto werr;
+	if (pd_archive_writer__add_file(w, "perf.data", profile) ||
+	    pd_archive_writer__finish(w))
+		goto werr;
+	if (!pd_quiet)
+		summary(&m, stored);
+	ret = PD_EXIT_OK;
+	goto out;
+werr:
+	pd_err("%s", pd_archive_writer__errmsg(w));
+out:
+	pd_archive_writer__free(w);
+	remove_work(&m);
+	for (i = 0; i < m.nr; i++) {
+		free(m.dsos[i].path);
+		free(m.dsos[i].elf_src);
+		free(m.dsos[i].debug_src);
+	}
+	free(m.dsos);
+	free(m.ks_src);
+	return ret;
+}
