@@ -126,6 +126,28 @@ check "no binaries found: one warning with a summary" \
 check "no binaries found: manifest lists them as missing" \
 	sh -c "zstd -dc '$tmp/bare.tar.zst' | tar -xOf - manifest | grep -q '^missing	.*/burn	'"
 
+# 3b. kernel symbols: the archive's kallsyms names kernel frames, but a
+# --vmlinux given to the reader stays the kernel's only source, as it is
+# for the plain profile (tests/tools/mkvmlinux: every name prefixed vml_)
+bid=abf9ec0ec5946600c90641cf5db998472fac410b
+MKV=$PD_BIN/../tests/tools/mkvmlinux
+if [ -x "$MKV" ] && "$MKV" -p vml_ -d 1000000 "$TD/kallsyms/$bid" "$tmp/vml"; then
+	conv -q --to=archive --kallsyms="$TD/kallsyms/$bid" "$TD/syscalls.data" \
+		-o "$tmp/sys.tar.zst" 2>/dev/null
+	fold --kallsyms="$TD/kallsyms/$bid" "$TD/syscalls.data" >"$tmp/ks.want" 2>/dev/null
+	fold "$tmp/sys.tar.zst" >"$tmp/ks.got" 2>/dev/null
+	check "kernel frames named from the archive's kallsyms" \
+		sh -c 'grep -q ";do_syscall_64;" "$1" && cmp -s "$1" "$2"' - "$tmp/ks.want" "$tmp/ks.got"
+	fold --vmlinux="$tmp/vml" "$TD/syscalls.data" >"$tmp/vml.want" 2>/dev/null
+	fold --vmlinux="$tmp/vml" "$tmp/sys.tar.zst" >"$tmp/vml.got" 2>/dev/null
+	check "--vmlinux with an archive: kernel frames from the vmlinux, not the archive's kallsyms" \
+		sh -c 'grep -q ";vml_do_syscall_64;" "$1" && ! grep -q ";do_syscall_64;" "$1" && cmp -s "$2" "$1"' \
+		- "$tmp/vml.got" "$tmp/vml.want"
+	check "no temporary directory left (kernel symbols)" no_leak
+else
+	not_ok "tests/tools/mkvmlinux built and made a vmlinux (make check builds it)"
+fi
+
 # usage
 conv --to=archive "$TD/fp.data" -o "$tmp/x.zip" 2>/dev/null
 check "an archive name must end in .tar.zst or .tar.gz (exit 2)" test $? -eq 2

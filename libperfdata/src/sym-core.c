@@ -77,9 +77,10 @@ int pd__sym_use_archive(struct pd_symbolizer *s, struct pd_archive *a)
 	if (s->archive == a)
 		return 0;
 	dir = strdup(a->dir);
-	if (a->kallsyms && !s->opts.kallsyms)
+	/* a --vmlinux given stays the kernel's only source, as without */
+	if (a->kallsyms && !s->opts.kallsyms && !s->vmlinux)
 		ks = strdup(a->kallsyms);
-	if (!dir || (a->kallsyms && !s->opts.kallsyms && !ks)) {
+	if (!dir || (a->kallsyms && !s->opts.kallsyms && !s->vmlinux && !ks)) {
 		free(dir);
 		free(ks);
 		return -ENOMEM;
