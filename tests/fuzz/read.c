@@ -105,6 +105,8 @@ static void time_order(const struct fuzz_source *src, const uint8_t *data,
 	struct pd_reader *r;
 	int fd;
 
+	if (src->archive_kallsyms)
+		so.kallsyms = NULL;
 	r = open_input(src, data, size, PD_ORDER_TIME, &fd);
 	if (!r)
 		return;

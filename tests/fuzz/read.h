@@ -17,6 +17,8 @@
 struct fuzz_source {
 	int (*open_fd)(const uint8_t *data, size_t size);
 	bool close_fd;
+	/* no kallsyms given to the symbolizer: an archive's own is read */
+	bool archive_kallsyms;
 };
 
 void fuzz_read_all(const struct fuzz_source *src, const uint8_t *data,

@@ -104,6 +104,37 @@ fuzz-script)
 		done
 	fi
 	;;
+fuzz-archive)
+	# small archives made by pd-convert: the profile, its small
+	# binaries (found under a private --symfs where the profile
+	# recorded them), the testdata kernel's kallsyms; each as a tar to
+	# be compressed (mode bytes 4 and 5: checksums rewritten) and as
+	# the compressed files themselves (2, 3)
+	ks=$(ls "$TD"/kallsyms/* | head -1)
+	for n in inl mangled syscalls threads fp pipe; do
+		rm -rf "$tmp/fs"
+		mkdir -p "$tmp/fs"
+		"$PD_BIN/pd-convert" -q --to=archive --symfs="$tmp/fs" \
+			"$TD/$n.data" -o "$tmp/a.tar.gz" 2>/dev/null || continue
+		gzip -dc "$tmp/a.tar.gz" | tar -xOf - manifest |
+			awk -F'\t' '$1 == "missing" { print $3 }' |
+			while read -r p; do
+				b=$TD/bin/${p##*/}
+				[ -f "$b" ] && [ "$(stat -c %s "$b")" -lt 65536 ] || continue
+				mkdir -p "$tmp/fs${p%/*}"
+				cp "$b" "$tmp/fs$p"
+			done
+		for z in gz zst; do
+			"$PD_BIN/pd-convert" -q --to=archive --symfs="$tmp/fs" \
+				--kallsyms="$ks" "$TD/$n.data" -o "$tmp/a.tar.$z" \
+				2>/dev/null || continue
+		done
+		{ byte 2; cat "$tmp/a.tar.zst"; } >"$dir/$n-zst"
+		{ byte 3; cat "$tmp/a.tar.gz"; } >"$dir/$n-gz"
+		{ byte 4; gzip -dc "$tmp/a.tar.gz"; } >"$dir/$n-tar"
+		{ byte 5; gzip -dc "$tmp/a.tar.gz"; } >"$dir/$n-tar-gz"
+	done
+	;;
 *)
 	echo "seed.sh: unknown target $target" >&2
 	exit 2
