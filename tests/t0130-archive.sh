@@ -148,6 +148,80 @@ else
 	not_ok "tests/tools/mkvmlinux built and made a vmlinux (make check builds it)"
 fi
 
+# 3c. --vmlinux given to pd-convert: stored (by build id), and read
+# instead of kallsyms as perf prefers a vmlinux
+if [ -s "$tmp/vml" ]; then
+	conv -q --to=archive --vmlinux="$tmp/vml" --kallsyms="$TD/kallsyms/$bid" \
+		"$TD/syscalls.data" -o "$tmp/sysv.tar.zst" 2>/dev/null
+	mv "$tmp/vml" "$tmp/vml.away"
+	fold "$tmp/sysv.tar.zst" >"$tmp/vmla.got" 2>/dev/null
+	check "the archive's vmlinux names kernel frames (the vmlinux itself gone)" \
+		sh -c 'grep -q ";vml_do_syscall_64;" "$1" && cmp -s "$1" "$2"' - "$tmp/vmla.got" "$tmp/vml.want"
+	check "manifest: the vmlinux with the recording kernel's build id" \
+		sh -c "zstd -dc '$tmp/sysv.tar.zst' | tar -xOf - manifest | grep -q '^vmlinux	vmlinux	[0-9]*	[0-9a-f]*	$bid	'"
+	"$MKV" -p vml_ -b 00000000000000000000000000000000c0ffee00 \
+		"$TD/kallsyms/$bid" "$tmp/vml-other"
+	conv --to=archive --vmlinux="$tmp/vml-other" "$TD/syscalls.data" \
+		-o "$tmp/sysw.tar.zst" 2>"$tmp/err"
+	check "a vmlinux of another build id: not stored, one warning why" \
+		sh -c "! zstd -dc '$tmp/sysw.tar.zst' | tar -tf - | grep -qx vmlinux &&
+			grep -q 'vml-other not stored: its build id is not the recording kernel' '$tmp/err'"
+	mv "$tmp/vml.away" "$tmp/vml"
+fi
+
+# 3d. JIT symbols: the jitdump the recording names and the perf map of
+# its process, found under --symfs (where pd-fold reads the dump too)
+# and stored; folding the archive after they are gone gives what pd-fold
+# gave with them, and nothing is read from this machine's /tmp
+rec=$("$PD_BIN/pd-info" --dump "$TD/jit.data" 2>/dev/null |
+	grep -o '/[^ ]*/jit-[0-9]*\.dump' | head -1)
+pid=${rec##*/jit-}
+pid=${pid%.dump}
+if [ -n "$rec" ] && [ -f "$TD/jit-$pid.dump" ] && [ -f "$TD/perf-$pid.map" ]; then
+	jbin=$("$PD_BIN/pd-info" --dump "$TD/jit.data" 2>/dev/null |
+		grep -o '/[^ ]*/bin/jit' | head -1)
+	jfs=$tmp/jitfs
+	mkdir -p "$jfs${rec%/*}" "$jfs/tmp" "$jfs${jbin%/*}" "$tmp/jitempty"
+	cp "$TD/bin/jit" "$jfs$jbin"
+	cp "$TD/jit-$pid.dump" "$jfs$rec"
+	K=$TD/kallsyms/$bid
+	fold --symfs="$jfs" --kallsyms="$K" "$TD/jit.data" >"$tmp/jit.want" 2>/dev/null
+	conv -q --to=archive --symfs="$jfs" --kallsyms="$K" "$TD/jit.data" \
+		-o "$tmp/jit.tar.zst" 2>/dev/null
+	rm -f "$jfs$rec"
+	fold --symfs="$jfs" --kallsyms="$K" "$TD/jit.data" >"$tmp/jit.nodump" 2>/dev/null
+	check "jit: the dump names JIT frames (jit::hot), without it they stay unnamed" \
+		sh -c 'grep -q ";jit::hot " "$1" && ! grep -q ";jit::hot " "$2"' - "$tmp/jit.want" "$tmp/jit.nodump"
+	fold --symfs="$tmp/jitempty" "$tmp/jit.tar.zst" >"$tmp/jit.got" 2>"$tmp/err"
+	check "jit: the archive folds identically with the dump gone (and no other file)" \
+		cmp -s "$tmp/jit.want" "$tmp/jit.got"
+	check "jit: manifest names the dump's recorded path" \
+		sh -c "zstd -dc '$tmp/jit.tar.zst' | tar -xOf - manifest | grep -q '^jitdump	jit/1.dump	.*	$rec	'"
+	# the perf map alone (no dump): pd-fold reads /tmp/perf-PID.map,
+	# in a private /tmp where the kernel allows one (relative paths:
+	# $tmp is under the /tmp that the mount hides)
+	cp "$TD/perf-$pid.map" "$jfs/tmp/perf-$pid.map"
+	conv -q --to=archive --symfs="$jfs" --kallsyms="$K" "$TD/jit.data" \
+		-o "$tmp/jitmap.tar.zst" 2>/dev/null
+	rm -f "$jfs/tmp/perf-$pid.map"
+	cp "$TD/perf-$pid.map" "$tmp/perf-map.copy"
+	fold --symfs="$tmp/jitempty" "$tmp/jitmap.tar.zst" >"$tmp/jitmap.got" 2>/dev/null
+	check "jit: the archive's perf map names JIT frames (jit_warm) with it gone" \
+		grep -q ";jit_warm " "$tmp/jitmap.got"
+	if (cd "$tmp" && unshare -m sh -c 'mount -t tmpfs tmpfs /tmp &&
+		cp perf-map.copy /tmp/perf-$1.map &&
+		"$2" --symfs=jitfs --kallsyms="$3" "$4" >jitmap.want 2>/dev/null' \
+		- "$pid" "$PD_BIN/pd-fold" "$K" "$TD/jit.data") 2>/dev/null; then
+		check "jit: perf map: the archive folds as pd-fold did with /tmp/perf-$pid.map" \
+			cmp -s "$tmp/jitmap.want" "$tmp/jitmap.got"
+	else
+		skip "no private /tmp here (unshare -m): perf-map comparison not run"
+	fi
+	check "no temporary directory left (JIT)" no_leak
+else
+	not_ok "jit.data names a jitdump kept in testdata (found '$rec')"
+fi
+
 # usage
 conv --to=archive "$TD/fp.data" -o "$tmp/x.zip" 2>/dev/null
 check "an archive name must end in .tar.zst or .tar.gz (exit 2)" test $? -eq 2

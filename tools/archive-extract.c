@@ -4,7 +4,9 @@
  * our tools. DIR/.build-id/xx/REST/{elf,debug} is the layout perf's
  * build-id cache has behind its .build-id/xx/REST links, read by perf
  * 6.1 through a directory as well as a link, so `buildid.dir = DIR` in
- * perf's config finds every file (docs/archive.md).
+ * perf's config finds every file (docs/archive.md). DIR/vmlinux is for
+ * perf's --vmlinux; DIR/jit/ holds the JIT files, which perf reads only at
+ * the paths the manifest records for them.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -146,8 +148,20 @@ int archive_extract(struct pd_reader *r, const char *input, const char *dir,
 	snprintf(d, sizeof(d), "%s/.build-id", dir);
 	if (!access(s, F_OK) && copy_tree(s, d, 0))
 		return PD_EXIT_DATA;
+	/* JIT symbols: perf reads them at their recorded paths only, which
+	 * the manifest gives */
+	snprintf(s, sizeof(s), "%s/jit", src);
+	snprintf(d, sizeof(d), "%s/jit", dir);
+	if (!access(s, F_OK) && copy_tree(s, d, 0))
+		return PD_EXIT_DATA;
 	snprintf(s, sizeof(s), "%s/manifest", src);
 	snprintf(d, sizeof(d), "%s/manifest", dir);
+	if (!access(s, F_OK) && (err = copy_file(s, d))) {
+		pd_err("%s: %s", d, strerror(-err));
+		return PD_EXIT_DATA;
+	}
+	snprintf(s, sizeof(s), "%s/vmlinux", src);
+	snprintf(d, sizeof(d), "%s/vmlinux", dir);
 	if (!access(s, F_OK) && (err = copy_file(s, d))) {
 		pd_err("%s: %s", d, strerror(-err));
 		return PD_EXIT_DATA;

@@ -10,7 +10,12 @@
  *   in a build-id cache ($PERF_BUILDID_DIR, ~/.debug, an input archive);
  *   its separate debug info from the cache or /usr/lib/debug/.build-id;
  * - the recording kernel's kallsyms: --kallsyms, /proc/kallsyms when
- *   the recording kernel is the running one, or the cache's copy.
+ *   the recording kernel is the running one, or the cache's copy; and
+ *   the --vmlinux given, when its build id is the recording kernel's;
+ * - JIT symbols, where pd-fold finds them: the jitdump each jit-PID.dump
+ *   marker map names (under --symfs), and /tmp/perf-PID.map of each
+ *   process with anonymous executable maps (under --symfs too: the
+ *   recording machine's /tmp, which a symfs stands for).
  * The manifest, then the binaries, then kallsyms, then perf.data: a
  * reader streaming the archive has the files before the profile.
  */
@@ -46,6 +51,16 @@ struct dso_ent {
 	const char *missing;		/* why nothing was found */
 };
 
+/* A JIT symbol file: a jitdump (path recorded) or a perf map (pid). */
+struct jit_ent {
+	char *path;			/* recorded path, or /tmp/perf-PID.map */
+	int pid;			/* perf maps */
+	bool dump;
+	char *src;			/* where found, or NULL */
+	char sha[65];
+	uint64_t size;
+};
+
 struct make {
 	const struct archive_make_opts *o;
 	const char *archive_dir;	/* the input's, when it is an archive */
@@ -58,6 +73,12 @@ struct make {
 	const char *ks_missing;
 	char ks_sha[65];
 	uint64_t ks_size;
+	struct jit_ent *jits;
+	size_t nr_jits;
+	char *vml_src;			/* --vmlinux, when it is stored */
+	const char *vml_missing;
+	char vml_sha[65];
+	uint64_t vml_size;
 };
 
 bool archive_name_ok(const char *o)
@@ -173,6 +194,56 @@ static int take_bid(struct make *m, const char *name, const uint8_t *bid,
 	return add_dso(m, name, bid, size) ? 0 : -ENOMEM;
 }
 
+/* perf's jit_detect(): ".../jit-<digits>.dump" */
+static bool is_jit_marker(const char *name)
+{
+	const char *p = strrchr(name, '/');
+	size_t n;
+
+	if (!p || strncmp(p, "/jit-", 5))
+		return false;
+	p += 5;
+	n = strspn(p, "0123456789");
+	return n && !strcmp(p + n, ".dump");
+}
+
+/* The maps whose symbols are in /tmp/perf-PID.map (as the session's) */
+static bool is_perf_map_name(const char *name)
+{
+	return !strncmp(name, "//anon", 6) || !strncmp(name, "/dev/zero", 9) ||
+	       !strncmp(name, "/anon_hugepage", 14) ||
+	       !strncmp(name, "[stack", 6) || !strncmp(name, "/SYSV", 5) ||
+	       !strcmp(name, "[heap]");
+}
+
+static int add_jit(struct make *m, const char *path, int pid, bool dump)
+{
+	struct jit_ent *j;
+	char name[64];
+	size_t i;
+
+	if (!dump) {
+		snprintf(name, sizeof(name), "/tmp/perf-%d.map", pid);
+		path = name;
+	}
+	for (i = 0; i < m->nr_jits; i++)
+		if (!strcmp(m->jits[i].path, path))
+			return 0;
+	j = realloc(m->jits, (m->nr_jits + 1) * sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	m->jits = j;
+	j += m->nr_jits;
+	memset(j, 0, sizeof(*j));
+	j->path = strdup(path);
+	if (!j->path)
+		return -ENOMEM;
+	j->pid = pid;
+	j->dump = dump;
+	m->nr_jits++;
+	return 0;
+}
+
 /* Every file the profile names (see the top of this file). */
 static int collect(struct make *m, const char *profile)
 {
@@ -192,6 +263,12 @@ static int collect(struct make *m, const char *profile)
 		if (ev->type == PD_RECORD_HEADER_BUILD_ID) {
 			err = take_bid(m, ev->u.build_id.filename,
 				       ev->u.build_id.build_id, ev->u.build_id.size);
+		} else if ((ev->type == PD_RECORD_MMAP || ev->type == PD_RECORD_MMAP2) &&
+			   !(ev->misc & PD_MISC_MMAP_DATA) && ev->u.mmap.filename &&
+			   (is_jit_marker(ev->u.mmap.filename) ||
+			    is_perf_map_name(ev->u.mmap.filename))) {
+			err = add_jit(m, ev->u.mmap.filename, (int)ev->u.mmap.pid,
+				      is_jit_marker(ev->u.mmap.filename));
 		} else if ((ev->type == PD_RECORD_MMAP || ev->type == PD_RECORD_MMAP2) &&
 			   !(ev->misc & PD_MISC_MMAP_DATA) &&
 			   ev->u.mmap.filename && ev->u.mmap.filename[0] == '/') {
@@ -395,6 +472,117 @@ static void find_kallsyms(struct make *m)
 	m->ks_missing = "the recording kernel is not the running one and no copy was found (--kallsyms=FILE)";
 }
 
+/*
+ * The copy an input archive holds of the jitdump recorded at path (its
+ * manifest's "jitdump MEMBER SIZE SHA256 PATH FROM" line), or "".
+ */
+static void input_jitdump(const struct make *m, const char *path, char *buf,
+			  size_t size)
+{
+	char *line = NULL, *esc = NULL, *f[6];
+	size_t cap = 0, len = 0, k;
+	FILE *in, *e;
+
+	buf[0] = '\0';
+	snprintf(buf, size, "%s/manifest", m->archive_dir);
+	in = fopen(buf, "re");
+	buf[0] = '\0';
+	e = open_memstream(&esc, &len);
+	if (!in || !e) {
+		if (in)
+			fclose(in);
+		if (e)
+			fclose(e);
+		free(esc);
+		return;
+	}
+	put_field(e, path);
+	fclose(e);
+	while (getline(&line, &cap, in) > 0) {
+		char *t = line;
+
+		line[strcspn(line, "\n")] = '\0';
+		for (k = 0; k < 6 && t; k++) {
+			f[k] = t;
+			t = strchr(t, '\t');
+			if (t)
+				*t++ = '\0';
+		}
+		if (k >= 5 && !strcmp(f[0], "jitdump") && !strcmp(f[4], esc) &&
+		    !strncmp(f[1], "jit/", 4) && !strstr(f[1], "..")) {
+			snprintf(buf, size, "%s/%s", m->archive_dir, f[1]);
+			break;
+		}
+	}
+	free(line);
+	free(esc);
+	fclose(in);
+}
+
+/* A JIT file's member: jit/N.dump (N counting dumps), jit/perf-PID.map */
+static void jit_member(const struct make *m, size_t i, char *buf, size_t size)
+{
+	size_t k, n = 0;
+
+	if (!m->jits[i].dump) {
+		snprintf(buf, size, "jit/perf-%d.map", m->jits[i].pid);
+		return;
+	}
+	for (k = 0; k <= i; k++)
+		n += m->jits[k].dump;
+	snprintf(buf, size, "jit/%zu.dump", n);
+}
+
+/* Each JIT symbol file where pd-fold reads it (top of this file). */
+static int find_jits(struct make *m)
+{
+	char path[4200];
+	size_t i;
+
+	for (i = 0; i < m->nr_jits; i++) {
+		struct jit_ent *j = &m->jits[i];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s%s", m->o->symfs ? m->o->symfs : "",
+			 j->path);
+		/* an input archive: its copies only, as tools read them */
+		if (m->archive_dir && j->dump)
+			input_jitdump(m, j->path, path, sizeof(path));
+		else if (m->archive_dir)
+			snprintf(path, sizeof(path), "%s/jit/perf-%d.map",
+				 m->archive_dir, j->pid);
+		if (stat(path, &st) || !S_ISREG(st.st_mode))
+			continue;
+		j->src = strdup(path);
+		if (!j->src)
+			return -ENOMEM;
+		if (pd_sha256_file(j->src, j->sha, &j->size)) {
+			pd_err("%s: %s", j->src, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* --vmlinux: stored when it is the recording kernel's (by build id). */
+static void find_vmlinux(struct make *m)
+{
+	uint8_t fb[BID_MAX];
+	int n;
+
+	if (!m->o->vmlinux)
+		return;
+	n = pd_elf_build_id(m->o->vmlinux, fb, sizeof(fb));
+	if (access(m->o->vmlinux, R_OK))
+		m->vml_missing = "not found";
+	else if (n <= 0)
+		m->vml_missing = "no build id (not a vmlinux?)";
+	else if (m->kbid_size && !bid_match(m->kbid, m->kbid_size, fb, n))
+		m->vml_missing = "its build id is not the recording kernel's";
+	else
+		m->vml_src = strdup(m->o->vmlinux);
+}
+
 static int write_manifest(struct make *m, const char *path, uint64_t psize,
 			  const char *psha)
 {
@@ -456,7 +644,41 @@ static int write_manifest(struct make *m, const char *path, uint64_t psize,
 			fprintf(f, "missing\t%s\t%s\tonly its debug info was found\n",
 				hx, d->path);
 	}
+	for (i = 0; i < m->nr_jits; i++) {
+		const struct jit_ent *j = &m->jits[i];
+		char member[64];
+
+		jit_member(m, i, member, sizeof(member));
+		if (!j->src) {
+			fputs("missing\t-\t", f);
+			put_field(f, j->path);
+			fprintf(f, "\t%s\n", j->dump ? "jitdump not found" :
+				"perf map not found (no JIT symbols, or none written)");
+			continue;
+		}
+		if (j->dump)
+			fprintf(f, "jitdump\t%s\t%llu\t%s\t", member,
+				(unsigned long long)j->size, j->sha);
+		else
+			fprintf(f, "perf-map\t%s\t%llu\t%s\t%d\t", member,
+				(unsigned long long)j->size, j->sha, j->pid);
+		put_field(f, j->path);
+		fputc('\t', f);
+		put_field(f, j->src);
+		fputc('\n', f);
+	}
 	hex(m->kbid, m->kbid_size, hx);
+	if (m->vml_src) {
+		fprintf(f, "vmlinux\tvmlinux\t%llu\t%s\t%s\t",
+			(unsigned long long)m->vml_size, m->vml_sha,
+			m->kbid_size ? hx : "-");
+		put_field(f, m->vml_src);
+		fputc('\n', f);
+	} else if (m->vml_missing) {
+		fprintf(f, "missing\t%s\t", m->kbid_size ? hx : "-");
+		put_field(f, m->o->vmlinux);
+		fprintf(f, "\t--vmlinux: %s\n", m->vml_missing);
+	}
 	if (m->ks_src)
 		fprintf(f, "kallsyms\tkallsyms\t%llu\t%s\t%s\n",
 			(unsigned long long)m->ks_size, m->ks_sha,
@@ -494,7 +716,11 @@ static void summary(const struct make *m, size_t stored)
 
 	for (i = 0; i < m->nr; i++)
 		missing += !!m->dsos[i].missing;
-	if (!missing && m->ks_src)
+	if (!missing && m->ks_src && !m->vml_missing)
+		for (i = 0; i < m->nr_jits; i++)
+			if (m->jits[i].dump && !m->jits[i].src)
+				break;
+	if (!missing && m->ks_src && !m->vml_missing && i == m->nr_jits)
 		return;
 	if (missing)
 		pd_warn("%s: %zu of %zu files not found, their frames will stay unresolved from the archive (%zu stored):",
@@ -505,6 +731,13 @@ static void summary(const struct make *m, size_t stored)
 	if (!m->ks_src)
 		pd_warn("%s: no kallsyms stored: %s", m->o->output,
 			m->ks_missing ? m->ks_missing : "not found");
+	for (i = 0; i < m->nr_jits; i++)
+		if (m->jits[i].dump && !m->jits[i].src)
+			pd_warn("%s: jitdump %s not found: its JIT frames will stay unresolved from the archive",
+				m->o->output, m->jits[i].path);
+	if (m->vml_missing)
+		pd_warn("%s: --vmlinux %s not stored: %s", m->o->output,
+			m->o->vmlinux, m->vml_missing);
 }
 
 int archive_make(struct pd_reader *r, const struct archive_make_opts *o)
@@ -558,6 +791,11 @@ int archive_make(struct pd_reader *r, const struct archive_make_opts *o)
 	find_kallsyms(&m);
 	if (m.ks_src && digest(m.ks_src, m.ks_sha, &m.ks_size))
 		goto out;
+	find_vmlinux(&m);
+	if (m.vml_src && digest(m.vml_src, m.vml_sha, &m.vml_size))
+		goto out;
+	if (find_jits(&m))
+		goto out;
 	if (digest(profile, psha, &psize) || write_manifest(&m, manifest, psize, psha))
 		goto out;
 
@@ -584,8 +822,16 @@ int archive_make(struct pd_reader *r, const struct archive_make_opts *o)
 		if (d->debug_src && pd_archive_writer__add_file(w, member, d->debug_src))
 			goto werr;
 	}
+	if (m.vml_src && pd_archive_writer__add_file(w, "vmlinux", m.vml_src))
+		goto werr;
 	if (m.ks_src && pd_archive_writer__add_file(w, "kallsyms", m.ks_src))
 		goto werr;
+	for (i = 0; i < m.nr_jits; i++) {
+		jit_member(&m, i, member, sizeof(member));
+		if (m.jits[i].src &&
+		    pd_archive_writer__add_file(w, member, m.jits[i].src))
+			goto werr;
+	}
 	if (pd_archive_writer__add_file(w, "perf.data", profile) ||
 	    pd_archive_writer__finish(w))
 		goto werr;
@@ -605,5 +851,11 @@ out:
 	}
 	free(m.dsos);
 	free(m.ks_src);
+	for (i = 0; i < m.nr_jits; i++) {
+		free(m.jits[i].path);
+		free(m.jits[i].src);
+	}
+	free(m.jits);
+	free(m.vml_src);
 	return ret;
 }

@@ -14,6 +14,7 @@ struct archive_make_opts {
 	const char *output;	/* .tar.zst, .tar.gz or "-" (zstd) */
 	const char *symfs;	/* where the recorded paths are, or NULL */
 	const char *kallsyms;	/* the recording kernel's, or NULL */
+	const char *vmlinux;	/* the recording kernel's, or NULL */
 	int level;		/* compression level, 0 default */
 };
 
@@ -24,7 +25,8 @@ int archive_make(struct pd_reader *r, const struct archive_make_opts *o);
  * The archive r opened, written out as DIR/perf.data (records
  * decompressed unless keep_compressed), DIR/.build-id/... (perf's cache
  * layout: point buildid.dir at DIR), DIR/kallsyms (and
- * DIR/[kernel.kallsyms]/BUILDID/kallsyms) and DIR/manifest.
+ * DIR/[kernel.kallsyms]/BUILDID/kallsyms), DIR/vmlinux, DIR/jit/ (JIT
+ * dumps and perf maps) and DIR/manifest.
  */
 int archive_extract(struct pd_reader *r, const char *input, const char *dir,
 		    bool keep_compressed);

@@ -46,7 +46,10 @@ static void usage(FILE *f)
 "                          that resolve its symbols (docs/archive.md); every\n"
 "                          pd tool reads such an archive as its input\n"
 "      --kallsyms=FILE     with --to=archive: the recording kernel's kallsyms\n"
+"      --vmlinux=FILE      with --to=archive: the recording kernel's vmlinux\n"
+"                          (stored when its build id is the recorded one)\n"
 "      --symfs=DIR         with --to=archive: look for the recorded files under DIR\n"
+"                          (and JIT files: DIR/tmp/perf-PID.map, jitdumps)\n"
 "      --from-archive      IN is an archive: write OUT/perf.data (records\n"
 "                          decompressed unless --compress), OUT/.build-id/\n"
 "                          (perf's build-id cache layout: buildid.dir = OUT),\n"
@@ -187,7 +190,7 @@ enum {
 	OPT_TARGET = 256, OPT_SHIM, OPT_NO_SHIM, OPT_PIPE, OPT_FILE,
 	OPT_COMPRESS, OPT_DECOMPRESS, OPT_ENDIAN, OPT_EXPLAIN,
 	OPT_LIST_TARGETS, OPT_LIST_SHIMS, OPT_TO, OPT_FROM_ARCHIVE,
-	OPT_KALLSYMS, OPT_SYMFS,
+	OPT_KALLSYMS, OPT_SYMFS, OPT_VMLINUX,
 };
 
 int main(int argc, char **argv)
@@ -210,6 +213,7 @@ int main(int argc, char **argv)
 		{ "from-archive", no_argument, NULL, OPT_FROM_ARCHIVE },
 		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -295,6 +299,9 @@ int main(int argc, char **argv)
 		case OPT_SYMFS:
 			ao.symfs = optarg;
 			break;
+		case OPT_VMLINUX:
+			ao.vmlinux = optarg;
+			break;
 		case OPT_LIST_TARGETS:
 			list_targets();
 			return pd_cli_close_output(stdout, "<stdout>");
@@ -330,8 +337,8 @@ int main(int argc, char **argv)
 		pd_usage_error("an archive's name ends in .tar.zst or .tar.gz (or is - for tar.zst)");
 	if (from_archive && !strcmp(output, "-"))
 		pd_usage_error("--from-archive writes a directory: -o DIR");
-	if ((ao.kallsyms || ao.symfs) && !to_archive)
-		pd_usage_error("--kallsyms and --symfs go with --to=archive");
+	if ((ao.kallsyms || ao.symfs || ao.vmlinux) && !to_archive)
+		pd_usage_error("--kallsyms, --vmlinux and --symfs go with --to=archive");
 	if (output && !strcmp(output, "-") && !do_explain &&
 	    pd_cli_refuse_tty(stdout))
 		return PD_EXIT_USAGE;

@@ -24,13 +24,22 @@ struct pd_archive_path {
 	size_t bid_size;
 };
 
+/* The manifest's recorded path of each stored jitdump, and its copy. */
+struct pd_archive_jitdump {
+	char *path;		/* as the profile's MMAP names it */
+	char *file;		/* dir/jit/N.dump */
+};
+
 struct pd_archive {
 	int refs;
 	char *dir;		/* private temporary directory */
 	char *profile;		/* dir/perf.data */
 	char *kallsyms;		/* dir/kallsyms, or NULL */
+	char *vmlinux;		/* dir/vmlinux, or NULL */
 	struct pd_archive_path *paths;
 	size_t nr_paths;
+	struct pd_archive_jitdump *jitdumps;
+	size_t nr_jitdumps;
 	struct pd_archive *next_live;
 };
 
@@ -49,6 +58,15 @@ void pd__archive_put(struct pd_archive *a);
 /* The build id the manifest gives for an ELF file's original path. */
 bool pd__archive_path_bid(const struct pd_archive *a, const char *path,
 			  const uint8_t **bid, size_t *size);
+
+/*
+ * The archive's copy of the jitdump the profile recorded at path, or
+ * NULL when it holds none.
+ */
+const char *pd__archive_jitdump(const struct pd_archive *a, const char *path);
+/* The archive's copy of /tmp/perf-PID.map into buf (it may not exist). */
+void pd__archive_perf_map(const struct pd_archive *a, int pid, char *buf,
+			  size_t size);
 
 /* reader.c: the archive a reader opened, or NULL */
 struct pd_archive *pd__reader_archive(const struct pd_reader *r);

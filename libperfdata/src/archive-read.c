@@ -4,9 +4,11 @@
  * member it may hold is written into a private directory (mkdtemp, mode
  * 0700) under a name this code builds, never under the member's own:
  *
- *   perf.data, manifest, kallsyms        DIR/<same>
+ *   perf.data, manifest, kallsyms,       DIR/<same>
+ *   vmlinux
  *   .build-id/xx/REST                    DIR/.build-id/xx/REST/elf (+ vdso)
  *   .build-id/xx/REST.debug              DIR/.build-id/xx/REST/debug
+ *   jit/perf-PID.map, jit/N.dump         DIR/<same> (PID, N: digits)
  *
  * which is the layout of perf's build-id cache, so the symbolizer reads
  * DIR as its cache. Other members (with acceptable names) are skipped.
@@ -118,6 +120,30 @@ static int copy_member(struct extract *x, int fd, uint64_t size,
 	return pad ? tar_read(x, x->buf, pad, what) : 0;
 }
 
+static bool is_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return n > 0 && n <= 10;
+}
+
+/* jit/perf-PID.map and jit/N.dump: JIT symbols, see archive-make.c */
+static bool is_jit_member(const char *name, size_t len)
+{
+	if (len < 5 || memcmp(name, "jit/", 4))
+		return false;
+	name += 4;
+	len -= 4;
+	if (len > 9 && !memcmp(name, "perf-", 5) &&
+	    !strcmp(name + len - 4, ".map"))
+		return is_digits(name + 5, len - 9);
+	return len > 5 && !strcmp(name + len - 5, ".dump") &&
+	       is_digits(name, len - 5);
+}
+
 static bool is_hex(const char *s, size_t n)
 {
 	size_t i;
@@ -141,7 +167,14 @@ static int member_dest(struct extract *x, const char *name, char *dest,
 
 	dest[0] = '\0';
 	if (!strcmp(name, "perf.data") || !strcmp(name, "manifest") ||
-	    !strcmp(name, "kallsyms")) {
+	    !strcmp(name, "kallsyms") || !strcmp(name, "vmlinux")) {
+		snprintf(dest, size, "%s", name);
+		return 0;
+	}
+	if (is_jit_member(name, len)) {
+		snprintf(dir, sizeof(dir), "%s/jit", x->a->dir);
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return -errno;
 		snprintf(dest, size, "%s", name);
 		return 0;
 	}
@@ -261,6 +294,11 @@ static int extract_member(struct extract *x, const struct pd_tar_entry *e,
 		if (!x->a->kallsyms)
 			return -ENOMEM;
 	}
+	if (!strcmp(norm, "vmlinux")) {
+		x->a->vmlinux = strdup(path);
+		if (!x->a->vmlinux)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -356,6 +394,33 @@ static void unescape(char *s)
 	*d = '\0';
 }
 
+/* "jitdump jit/N.dump SIZE SHA256 PATH FROM": path -> the copy. */
+static int manifest_jitdump(struct pd_archive *a, char **fld, size_t k)
+{
+	struct pd_archive_jitdump *j;
+	size_t len;
+
+	if (k < 5)
+		return 0;
+	len = strlen(fld[1]);
+	if (len < 9 || memcmp(fld[1], "jit/", 4) ||
+	    strcmp(fld[1] + len - 5, ".dump") || !is_jit_member(fld[1], len))
+		return 0;
+	j = realloc(a->jitdumps, (a->nr_jitdumps + 1) * sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	a->jitdumps = j;
+	j += a->nr_jitdumps;
+	unescape(fld[4]);
+	j->path = strdup(fld[4]);
+	if (!j->path || asprintf(&j->file, "%s/%s", a->dir, fld[1]) < 0) {
+		free(j->path);
+		return -ENOMEM;
+	}
+	a->nr_jitdumps++;
+	return 0;
+}
+
 /* "elf MEMBER SIZE SHA256 BUILDID PATH FROM" lines: path -> build id. */
 static int load_manifest(struct pd_archive *a, struct pd_logger *log)
 {
@@ -389,6 +454,11 @@ static int load_manifest(struct pd_archive *a, struct pd_logger *log)
 				t = strchr(t, '\t');
 				if (t)
 					*t++ = '\0';
+			}
+			if (!strcmp(fld[0], "jitdump")) {
+				if (manifest_jitdump(a, fld, k))
+					break;
+				continue;
 			}
 			if (k < 6 || strcmp(fld[0], "elf"))
 				continue;
@@ -457,6 +527,12 @@ static void archive_free(struct pd_archive *a)
 	for (i = 0; i < a->nr_paths; i++)
 		free(a->paths[i].path);
 	free(a->paths);
+	for (i = 0; i < a->nr_jitdumps; i++) {
+		free(a->jitdumps[i].path);
+		free(a->jitdumps[i].file);
+	}
+	free(a->jitdumps);
+	free(a->vmlinux);
 	free(a->dir);
 	free(a->profile);
 	free(a->kallsyms);
@@ -496,6 +572,22 @@ bool pd__archive_path_bid(const struct pd_archive *a, const char *path,
 			return true;
 		}
 	return false;
+}
+
+const char *pd__archive_jitdump(const struct pd_archive *a, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_jitdumps; i++)
+		if (!strcmp(a->jitdumps[i].path, path))
+			return a->jitdumps[i].file;
+	return NULL;
+}
+
+void pd__archive_perf_map(const struct pd_archive *a, int pid, char *buf,
+			  size_t size)
+{
+	snprintf(buf, size, "%s/jit/perf-%d.map", a->dir, pid);
 }
 
 struct pd_archive *pd__archive_extract(struct pd_input *in,

@@ -67,22 +67,29 @@ pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
 
 /*
  * An archive's directory is a build-id cache holding every file it
- * stores, and its kallsyms are the recording kernel's: both replace the
- * local ones (an explicit kallsyms aside).
+ * stores, and its vmlinux or kallsyms are the recording kernel's: they
+ * replace the local ones, except that a --kallsyms or --vmlinux given
+ * stays the kernel's only source, as without an archive. Its copies of
+ * JIT symbols (perf maps, jitdumps) are the only ones read.
  */
 int pd__sym_use_archive(struct pd_symbolizer *s, struct pd_archive *a)
 {
-	char *dir, *ks = NULL;
+	bool own_kernel = s->opts.kallsyms || s->vmlinux;
+	char *dir, *ks = NULL, *vml = NULL;
 
 	if (s->archive == a)
 		return 0;
 	dir = strdup(a->dir);
-	/* a --vmlinux given stays the kernel's only source, as without */
-	if (a->kallsyms && !s->opts.kallsyms && !s->vmlinux)
+	/* perf prefers a vmlinux to kallsyms (dso__load_kernel_sym()) */
+	if (!own_kernel && a->vmlinux)
+		vml = strdup(a->vmlinux);
+	else if (!own_kernel && a->kallsyms)
 		ks = strdup(a->kallsyms);
-	if (!dir || (a->kallsyms && !s->opts.kallsyms && !s->vmlinux && !ks)) {
+	if (!dir || (!own_kernel && a->vmlinux && !vml) ||
+	    (!own_kernel && !a->vmlinux && a->kallsyms && !ks)) {
 		free(dir);
 		free(ks);
+		free(vml);
 		return -ENOMEM;
 	}
 	free(s->buildid_dir);
@@ -91,6 +98,8 @@ int pd__sym_use_archive(struct pd_symbolizer *s, struct pd_archive *a)
 		free(s->kallsyms);
 		s->kallsyms = ks;
 	}
+	if (vml)
+		s->vmlinux = vml;
 	pd__archive_put(s->archive);
 	pd__archive_get(a);
 	s->archive = a;
@@ -456,11 +465,12 @@ PD_EXPORT struct pd_dso *pd_symbolizer__kernel(struct pd_symbolizer *s,
 /*
  * perf 6.1's dso__load() reads the map at its own name, not under
  * --symfs (perf script --symfs=DIR still names frames from
- * /tmp/perf-PID.map, and ignores DIR/tmp/perf-PID.map).
+ * /tmp/perf-PID.map, and ignores DIR/tmp/perf-PID.map). A profile read
+ * from an archive uses the archive's copy, never this machine's /tmp.
  */
 PD_EXPORT struct pd_dso *pd_symbolizer__perf_map(struct pd_symbolizer *s, int pid)
 {
-	char name[64];
+	char name[64], file[4096];
 	struct pd_dso *d;
 
 	snprintf(name, sizeof(name), "/tmp/perf-%d.map", pid);
@@ -472,7 +482,9 @@ PD_EXPORT struct pd_dso *pd_symbolizer__perf_map(struct pd_symbolizer *s, int pi
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (sym_perfmap__load(d, name) == -ENOMEM) {
+	if (s->archive)
+		pd__archive_perf_map(s->archive, pid, file, sizeof(file));
+	if (sym_perfmap__load(d, s->archive ? file : name) == -ENOMEM) {
 		errno = ENOMEM;
 		return NULL;
 	}

@@ -41,6 +41,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "archive-internal.h"
 #include "sym-internal.h"
 
 #define JIT_MAGIC		0x4A695444u
@@ -480,7 +481,18 @@ PD_EXPORT struct pd_jitdump *pd_symbolizer__jitdump(struct pd_symbolizer *s,
 	}
 	j->next = s->jitdumps;
 	s->jitdumps = j;
-	sym_join_symfs(s, file, sizeof(file), path);
+	/* from an archive: its copy, never a local file */
+	if (s->archive && !pd__archive_jitdump(s->archive, path)) {
+		pd__warn(&s->log,
+			 "%s: not in the archive: JIT frames stay as perf script names them without perf inject --jit (the perf map, or [unknown])",
+			 path);
+		return j;
+	}
+	if (s->archive)
+		snprintf(file, sizeof(file), "%s",
+			 pd__archive_jitdump(s->archive, path));
+	else
+		sym_join_symfs(s, file, sizeof(file), path);
 	if (load(s, j, file)) {
 		errno = ENOMEM;
 		return NULL;
