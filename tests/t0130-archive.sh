@@ -72,6 +72,23 @@ cp "$TD/bin/burn" "$tmp/rec/burn"
 if have_perf && (cd "$tmp/rec" && perf record -q -N -g -o fresh.data ./burn 200) \
 	>/dev/null 2>&1 && [ -s "$tmp/rec/fresh.data" ]; then
 	must_show fresh "$tmp/rec/fresh.data" "$tmp/rec/burn"
+	# burn (gone from its recorded path) in a build-id cache that only
+	# perf's configuration names (buildid.dir), as perf finds it
+	printf '[buildid]\n\tdir = %s\n' "$tmp/confcache" >"$tmp/conf.config"
+	PERF_CONFIG=$tmp/conf.config perf buildid-cache -a "$tmp/away/burn" 2>/dev/null
+	PERF_CONFIG=$tmp/conf.config conv -q --to=archive "$tmp/rec/fresh.data" \
+		-o "$tmp/conf.tar.zst" 2>/dev/null
+	check "buildid.dir of \$PERF_CONFIG: burn found in that cache" \
+		sh -c "zstd -dc '$tmp/conf.tar.zst' | tar -xOf - manifest | grep -q '^elf	.*/burn	$tmp/confcache/'"
+	cp "$tmp/conf.config" "$HOME/.perfconfig"
+	conv -q --to=archive "$tmp/rec/fresh.data" -o "$tmp/conf2.tar.zst" 2>/dev/null
+	check "buildid.dir of ~/.perfconfig: burn found in that cache" \
+		sh -c "zstd -dc '$tmp/conf2.tar.zst' | tar -xOf - manifest | grep -q '^elf	.*/burn	$tmp/confcache/'"
+	PERF_CONFIG=/dev/null conv -q --to=archive "$tmp/rec/fresh.data" \
+		-o "$tmp/conf3.tar.zst" 2>/dev/null
+	check "no buildid.dir configured: burn not found (the check can fail)" \
+		sh -c "zstd -dc '$tmp/conf3.tar.zst' | tar -xOf - manifest | grep -q '^missing	.*/burn	'"
+	rm -rf "$HOME/.perfconfig" "$tmp/confcache"
 	# the manifest names the binary and its checksum, which sha256sum
 	# computes alike
 	zstd -dc "$tmp/fresh.tar.zst" | tar -xOf - manifest >"$tmp/manifest"

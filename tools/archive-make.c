@@ -7,7 +7,8 @@
  *   perf-archive, which takes all build-id DSOs: samples need not be
  *   counted first, and a map without samples costs only its size;
  * - each one found at its recorded path when its build id matches, else
- *   in a build-id cache ($PERF_BUILDID_DIR, ~/.debug, an input archive);
+ *   in a build-id cache (an input archive, $PERF_BUILDID_DIR, perf's
+ *   buildid.dir config, ~/.debug);
  *   its separate debug info from the cache or /usr/lib/debug/.build-id;
  * - the recording kernel's kallsyms: --kallsyms, /proc/kallsyms when
  *   the recording kernel is the running one, or the cache's copy; and
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +39,7 @@
 #include "common/cli.h"
 
 #define BID_MAX 20
+#define CACHE_DIRS_MAX 4
 
 struct dso_ent {
 	char *path;
@@ -298,8 +301,72 @@ static int collect(struct make *m, const char *profile)
 	return 0;
 }
 
-/* The build-id caches searched, in order. */
-static size_t cache_dirs(const struct make *m, const char **dirs, char *home)
+/*
+ * perf's buildid.dir from its configuration: the file $PERF_CONFIG names,
+ * else /etc/perfconfig then ~/.perfconfig (the later one winning), in
+ * git-config syntax: a "[buildid]" section with "dir = PATH". "" when
+ * none says so.
+ */
+static void perf_config_buildid_dir(char *out, size_t size)
+{
+	const char *env = getenv("PERF_CONFIG"), *home = getenv("HOME");
+	char user[4096], *line = NULL;
+	const char *files[2];
+	size_t cap = 0, nf = 0, i;
+
+	out[0] = '\0';
+	if (env) {
+		files[nf++] = env;
+	} else {
+		files[nf++] = "/etc/perfconfig";
+		if (home && *home) {
+			snprintf(user, sizeof(user), "%s/.perfconfig", home);
+			files[nf++] = user;
+		}
+	}
+	for (i = 0; i < nf; i++) {
+		FILE *f = fopen(files[i], "re");
+		bool in_buildid = false;
+
+		if (!f)
+			continue;
+		while (getline(&line, &cap, f) > 0) {
+			char *p = line + strspn(line, " \t"), *v, *e;
+
+			p[strcspn(p, "\r\n")] = '\0';
+			if (*p == '[') {
+				e = strchr(p, ']');
+				in_buildid = e && e - p == 8 &&
+					     !strncasecmp(p + 1, "buildid", 7);
+				continue;
+			}
+			if (!in_buildid || strncasecmp(p, "dir", 3))
+				continue;
+			v = p + 3 + strspn(p + 3, " \t");
+			if (*v != '=')
+				continue;
+			v += 1 + strspn(v + 1, " \t");
+			e = v + strlen(v);
+			while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
+				*--e = '\0';
+			if (e - v >= 2 && *v == '"' && e[-1] == '"') {
+				e[-1] = '\0';
+				v++;
+			}
+			snprintf(out, size, "%s", v);
+		}
+		fclose(f);
+	}
+	free(line);
+}
+
+/*
+ * The build-id caches searched, in order: the input archive's,
+ * $PERF_BUILDID_DIR, then what perf itself reads: SYMFS/.debug under a
+ * symfs, else buildid.dir of perf's configuration, then ~/.debug.
+ */
+static size_t cache_dirs(const struct make *m, const char **dirs,
+			 char home[2][4096])
 {
 	const char *env = getenv("PERF_BUILDID_DIR"), *h = getenv("HOME");
 	size_t n = 0;
@@ -309,11 +376,16 @@ static size_t cache_dirs(const struct make *m, const char **dirs, char *home)
 	if (env && *env)
 		dirs[n++] = env;
 	if (m->o->symfs) {
-		snprintf(home, 4096, "%s/.debug", m->o->symfs);
-		dirs[n++] = home;
-	} else if (h && *h) {
-		snprintf(home, 4096, "%s/.debug", h);
-		dirs[n++] = home;
+		snprintf(home[0], 4096, "%s/.debug", m->o->symfs);
+		dirs[n++] = home[0];
+		return n;
+	}
+	perf_config_buildid_dir(home[1], 4096);
+	if (home[1][0])
+		dirs[n++] = home[1];
+	if (h && *h) {
+		snprintf(home[0], 4096, "%s/.debug", h);
+		dirs[n++] = home[0];
 	}
 	return n;
 }
@@ -321,8 +393,8 @@ static size_t cache_dirs(const struct make *m, const char **dirs, char *home)
 static char *find_in_caches(const struct make *m, const struct dso_ent *d,
 			    const char *base)
 {
-	char home[4096], path[4200], hx[2 * BID_MAX + 1];
-	const char *dirs[3];
+	char home[2][4096], path[4200], hx[2 * BID_MAX + 1];
+	const char *dirs[CACHE_DIRS_MAX];
 	size_t i, n = cache_dirs(m, dirs, home);
 
 	hex(d->bid, d->bid_size, hx);
@@ -434,9 +506,9 @@ static char *copy_kallsyms(struct make *m, const char *src, const char **why)
 
 static void find_kallsyms(struct make *m)
 {
-	char home[4096], path[4200], hx[2 * BID_MAX + 1];
+	char home[2][4096], path[4200], hx[2 * BID_MAX + 1];
 	uint8_t run[BID_MAX];
-	const char *dirs[3];
+	const char *dirs[CACHE_DIRS_MAX];
 	size_t i, n;
 	int rn;
 

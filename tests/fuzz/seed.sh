@@ -134,6 +134,28 @@ fuzz-archive)
 		{ byte 4; gzip -dc "$tmp/a.tar.gz"; } >"$dir/$n-tar"
 		{ byte 5; gzip -dc "$tmp/a.tar.gz"; } >"$dir/$n-tar-gz"
 	done
+	# JIT files (the dump and perf map of jit.data) and a vmlinux
+	rm -rf "$tmp/fs"
+	rec=$("$PD_BIN/pd-info" --dump "$TD/jit.data" 2>/dev/null |
+		grep -o '/[^ ]*/jit-[0-9]*\.dump' | head -1)
+	pid=${rec##*/jit-}
+	pid=${pid%.dump}
+	if [ -n "$rec" ] && [ -f "$TD/jit-$pid.dump" ]; then
+		mkdir -p "$tmp/fs${rec%/*}" "$tmp/fs/tmp"
+		cp "$TD/jit-$pid.dump" "$tmp/fs$rec"
+		cp "$TD/perf-$pid.map" "$tmp/fs/tmp/"
+		"$PD_BIN/pd-convert" -q --to=archive --symfs="$tmp/fs" \
+			--kallsyms="$ks" "$TD/jit.data" -o "$tmp/j.tar.gz" 2>/dev/null &&
+			{ byte 5; gzip -dc "$tmp/j.tar.gz"; } >"$dir/jit-tar"
+	fi
+	mkv=$PD_BIN/../tests/tools/mkvmlinux
+	if [ -x "$mkv" ] && "$mkv" -p v_ "$ks" "$tmp/vml" 2>/dev/null; then
+		mkdir -p "$tmp/empty"
+		"$PD_BIN/pd-convert" -q --to=archive --symfs="$tmp/empty" \
+			--vmlinux="$tmp/vml" --kallsyms="$ks" "$TD/syscalls.data" \
+			-o "$tmp/v.tar.gz" \
+			2>/dev/null && { byte 4; gzip -dc "$tmp/v.tar.gz"; } >"$dir/vmlinux-tar"
+	fi
 	;;
 *)
 	echo "seed.sh: unknown target $target" >&2
