@@ -184,6 +184,8 @@ if [ -s "$tmp/vml" ]; then
 		sh -c "! zstd -dc '$tmp/sysw.tar.zst' | tar -tf - | grep -qx vmlinux &&
 			grep -q 'vml-other not stored: its build id is not the recording kernel' '$tmp/err'"
 	mv "$tmp/vml.away" "$tmp/vml"
+	conv -q --from-archive "$tmp/sysv.tar.zst" -o "$tmp/extv" 2>/dev/null
+	check "--from-archive: DIR/vmlinux is the vmlinux given" cmp -s "$tmp/vml" "$tmp/extv/vmlinux"
 fi
 
 # 3d. JIT symbols: the jitdump the recording names and the perf map of
@@ -212,6 +214,9 @@ if [ -n "$rec" ] && [ -f "$TD/jit-$pid.dump" ] && [ -f "$TD/perf-$pid.map" ]; th
 	fold --symfs="$tmp/jitempty" "$tmp/jit.tar.zst" >"$tmp/jit.got" 2>"$tmp/err"
 	check "jit: the archive folds identically with the dump gone (and no other file)" \
 		cmp -s "$tmp/jit.want" "$tmp/jit.got"
+	conv -q --from-archive "$tmp/jit.tar.zst" -o "$tmp/extj" 2>/dev/null
+	check "jit: --from-archive: DIR/jit/1.dump is the dump" \
+		cmp -s "$TD/jit-$pid.dump" "$tmp/extj/jit/1.dump"
 	check "jit: manifest names the dump's recorded path" \
 		sh -c "zstd -dc '$tmp/jit.tar.zst' | tar -xOf - manifest | grep -q '^jitdump	jit/1.dump	.*	$rec	'"
 	# the perf map alone (no dump): pd-fold reads /tmp/perf-PID.map,
@@ -234,6 +239,17 @@ if [ -n "$rec" ] && [ -f "$TD/jit-$pid.dump" ] && [ -f "$TD/perf-$pid.map" ]; th
 	else
 		skip "no private /tmp here (unshare -m): perf-map comparison not run"
 	fi
+	# an archive without the dump: the dump is never read from here
+	conv --to=archive --symfs="$jfs" --kallsyms="$K" "$TD/jit.data" \
+		-o "$tmp/jitnone.tar.zst" 2>"$tmp/err"
+	check "jit: a dump not found when archiving: one warning naming it" \
+		test "$(grep -c "jitdump $rec not found" "$tmp/err")" -eq 1
+	cp "$TD/jit-$pid.dump" "$jfs$rec"
+	fold --symfs="$jfs" "$tmp/jitnone.tar.zst" >"$tmp/jitnone.got" 2>"$tmp/err"
+	rm -f "$jfs$rec"
+	check "jit: a dump the archive lacks is not read from this machine (one warning)" \
+		sh -c '! grep -q ";jit::hot " "$1" && test "$(grep -c "$2: not in the archive" "$3")" -eq 1' \
+		- "$tmp/jitnone.got" "$rec" "$tmp/err"
 	check "no temporary directory left (JIT)" no_leak
 else
 	not_ok "jit.data names a jitdump kept in testdata (found '$rec')"
