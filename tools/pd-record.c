@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pd-record: sample a command, processes or the whole system with
+ * perf_event_open() and write a perf.data that perf (any version, with
+ * --target-perf) and the pd-* tools read.
+ *
+ *   pd-record -g -F 999 -o burn.data -- ./burn 300
+ *   pd-record --off-cpu -o wait.data -- ./server
+ *   pd-record -a -o - sleep 5 | pd-fold - > folded.txt
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <perfdata/compat.h>
+
+#include "common/cli.h"
+#include "record.h"
+
+#define MAX_EVENTS	64
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: %s [OPTIONS] [--] COMMAND [ARGS...]\n"
+"       %s [OPTIONS] -p PID | -t TID | -a\n"
+"Sample with perf_event_open() and write perf.data (perf's format, or the\n"
+"one an older perf reads with --target-perf).\n"
+"\n"
+"  -e, --event=EV[,EV...]   events: cpu-clock (default), task-clock,\n"
+"                           cycles, instructions (cpu-clock instead when\n"
+"                           the machine has no PMU for them, as perf),\n"
+"                           context-switches, page-faults, ...,\n"
+"                           SYSTEM:TRACEPOINT; suffix :u or :k\n"
+"      --filter=EXPR        tracepoint filter for the last -e\n"
+"  -F, --freq=HZ            samples per second (default 4000)\n"
+"  -c, --count=N            a sample every N events (tracepoints: 1)\n"
+"  -g                       frame-pointer callchains\n"
+"      --call-graph=MODE    fp, or dwarf[,SIZE]: registers and SIZE bytes of\n"
+"                           user stack per sample (default 8192), for\n"
+"                           pd-unwind or perf's unwinding\n"
+"      --off-cpu            where tasks wait: sched:sched_switch with\n"
+"                           callchains and --switch-events (for\n"
+"                           pd-fold --off-cpu)\n"
+"      --switch-events      context switch records\n"
+"  -p, --pid=PID            record an existing process (all its threads)\n"
+"  -t, --tid=TID            record one thread\n"
+"  -a, --all-cpus           system-wide\n"
+"  -C, --cpu=LIST           these CPUs only (system-wide), e.g. 0,2-3\n"
+"  -i, --no-inherit         children and new threads are not recorded\n"
+"  -o, --output=FILE        output (default perf.data); '-' writes pipe mode\n"
+"                           to standard output (the command's output then\n"
+"                           goes to standard error)\n"
+"      --target-perf=VER    a file perf VER reads (see pd-convert\n"
+"                           --list-targets)\n"
+"  -z, --compression-level[=N]  zstd-compress the records (level 1..22,\n"
+"                           default 1)\n"
+"  -m, --mmap-pages=N       ring buffer pages per CPU, a power of 2\n"
+"                           (default 128)\n"
+"  -B, --no-buildid         no BUILD_ID feature\n"
+"  -q, --quiet              no summary, no warnings\n"
+"  -v, --verbose            more messages\n"
+"  -h, --help               this help\n"
+"\n"
+"Recording stops when the command exits, the process ends, or on SIGINT or\n"
+"SIGTERM; the output is complete in each case. Exit status: 0 when the\n"
+"profile was written (the command's own status is reported on stderr),\n"
+"1 when recording or writing failed, 2 bad usage.\n",
+		pd_prog, pd_prog);
+}
+
+static uint64_t parse_u64(const char *s, const char *what, uint64_t max)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || v == 0 || v > max)
+		pd_usage_error("%s must be a number from 1 to %llu, not '%s'",
+			       what, (unsigned long long)max, s);
+	return v;
+}
+
+static void parse_call_graph(struct rec_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "fp")) {
+		o->callgraph = REC_CG_FP;
+	} else if (!strncmp(arg, "dwarf", 5) && (!arg[5] || arg[5] == ',')) {
+		o->callgraph = REC_CG_DWARF;
+		o->stack_size = 8192;
+		if (arg[5]) {
+			uint64_t v = parse_u64(arg + 6, "the dwarf stack size",
+					       65528);
+
+			o->stack_size = (v + 7) & ~7ULL;
+		}
+	} else {
+		pd_usage_error("--call-graph takes fp or dwarf[,SIZE], not '%s' (lbr needs a PMU pd-record does not drive)",
+			       arg);
+	}
+}
+
+static void add_events(struct rec_event *evs, size_t *nr, const char *list)
+{
+	char *copy = strdup(list), *tok, *save = NULL;
+	char err[512];
+
+	if (!copy)
+		pd_usage_error("out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (*nr == MAX_EVENTS)
+			pd_usage_error("more than %d events", MAX_EVENTS);
+		if (rec_event__parse(&evs[*nr], tok, err, sizeof(err)))
+			pd_usage_error("%s", err);
+		(*nr)++;
+	}
+	free(copy);
+}
+
+enum {
+	OPT_FILTER = 256, OPT_CALL_GRAPH, OPT_OFF_CPU, OPT_SWITCH,
+	OPT_TARGET,
+};
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+		{ "switch-events", no_argument, NULL, OPT_SWITCH },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "no-inherit", no_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "target-perf", required_argument, NULL, OPT_TARGET },
+		{ "compression-level", optional_argument, NULL, 'z' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "no-buildid", no_argument, NULL, 'B' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct rec_event evs[MAX_EVENTS];
+	struct rec_opts o = {
+		.output = "perf.data",
+		.mmap_pages = 128,
+		.argc_all = argc,
+		.argv_all = argv,
+	};
+	bool off_cpu = false;
+	size_t nr = 0, i;
+	int c, ret;
+
+	pd_cli_init(argv[0]);
+	/* '+': options end at the command, whose own options are its own */
+	while ((c = getopt_long(argc, argv, "+e:F:c:gp:t:aC:io:z::m:Bqvh",
+				longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			add_events(evs, &nr, optarg);
+			break;
+		case OPT_FILTER:
+			if (!nr || !evs[nr - 1].tp_system)
+				pd_usage_error("--filter follows a tracepoint -e");
+			free(evs[nr - 1].filter);
+			evs[nr - 1].filter = strdup(optarg);
+			break;
+		case 'F':
+			o.freq = parse_u64(optarg, "-F", 1000000);
+			break;
+		case 'c':
+			o.period = parse_u64(optarg, "-c", UINT64_MAX >> 1);
+			break;
+		case 'g':
+			o.callgraph = REC_CG_FP;
+			break;
+		case OPT_CALL_GRAPH:
+			parse_call_graph(&o, optarg);
+			break;
+		case OPT_OFF_CPU:
+			off_cpu = true;
+			break;
+		case OPT_SWITCH:
+			o.switch_events = true;
+			break;
+		case 'p':
+			o.pid = parse_u64(optarg, "-p", INT32_MAX);
+			break;
+		case 't':
+			o.tid = parse_u64(optarg, "-t", INT32_MAX);
+			break;
+		case 'a':
+			o.all_cpus = true;
+			break;
+		case 'C':
+			o.cpu_list = optarg;
+			break;
+		case 'i':
+			o.no_inherit = true;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case OPT_TARGET:
+			if (!pd_perf_target__find(optarg))
+				pd_usage_error("unknown perf version '%s' (see pd-convert --list-targets)",
+					       optarg);
+			o.target = optarg;
+			break;
+		case 'z':
+			o.compress = true;
+			if (optarg)
+				o.compress_level = parse_u64(optarg,
+						"the compression level", 22);
+			break;
+		case 'm':
+			o.mmap_pages = parse_u64(optarg, "-m", 1U << 20);
+			if (o.mmap_pages & (o.mmap_pages - 1))
+				pd_usage_error("-m must be a power of 2, not %u",
+					       o.mmap_pages);
+			break;
+		case 'B':
+			o.no_buildid = true;
+			break;
+		case 'q':
+			o.quiet = pd_quiet = true;
+			break;
+		case 'v':
+			o.verbose = ++pd_verbose;
+			break;
+		case 'h':
+			usage(stdout);
+			return pd_cli_close_output(stdout, "<stdout>");
+		default:
+			pd_usage_error("unknown option");
+		}
+	}
+	if (optind < argc)
+		o.argv = argv + optind;
+	if (!o.argv && !o.pid && !o.tid && !o.all_cpus && !o.cpu_list)
+		pd_usage_error("nothing to record: give a command, -p PID, -t TID or -a");
+	if ((o.pid != 0) + (o.tid != 0) + (o.argv && !o.all_cpus && !o.cpu_list) > 1 ||
+	    ((o.pid || o.tid) && (o.all_cpus || o.cpu_list)))
+		pd_usage_error("give one of a command, -p, -t, or -a/-C");
+	if (o.freq && o.period)
+		pd_usage_error("-F and -c exclude each other");
+	if (off_cpu) {
+		/* the switch-outs with their stacks, and the switch-ins
+		 * that end each wait */
+		add_events(evs, &nr, "sched:sched_switch");
+		o.switch_events = true;
+		if (o.callgraph == REC_CG_NONE)
+			o.callgraph = REC_CG_FP;
+	}
+	if (!nr)
+		add_events(evs, &nr, "cpu-clock");
+	if (!strcmp(o.output, "-") && pd_cli_refuse_tty(stdout))
+		return PD_EXIT_USAGE;
+	rec_events__config(evs, nr, &o, rec_kernel_allowed());
+	ret = rec_session__run(&o, evs, nr);
+	for (i = 0; i < nr; i++) {
+		free(evs[i].filter);
+		rec_event__free(&evs[i]);
+	}
+	return ret;
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The header features perf writes about the recording machine and
+ * session, in the layout of perf's file sections: host name, OS release,
+ * version, architecture, CPUs, CPU description and id, memory, command
+ * line, the events with their names and ids.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "record.h"
+
+#define PD_RECORD_VERSION	"pd-record (perfdata 0.1.0)"
+
+size_t rec_string_size(const char *s)
+{
+	return 4 + ((strlen(s) + 1 + 63) & ~(size_t)63);
+}
+
+size_t rec_put_string(uint8_t *dst, const char *s)
+{
+	uint32_t len = rec_string_size(s) - 4;
+
+	memcpy(dst, &len, 4);
+	memset(dst + 4, 0, len);
+	memcpy(dst + 4, s, strlen(s));
+	return 4 + len;
+}
+
+static int set_string(struct pd_writer *w, unsigned int feat, const char *s)
+{
+	size_t n = rec_string_size(s);
+	uint8_t *buf = malloc(n);
+	int err;
+
+	if (!buf)
+		return -ENOMEM;
+	rec_put_string(buf, s);
+	err = pd_writer__set_feature(w, feat, buf, n);
+	free(buf);
+	return err;
+}
+
+/* The value of the first "key : value" line of /proc/cpuinfo. */
+static int cpuinfo(const char *key, char *out, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[1024];
+	size_t klen = strlen(key);
+	int ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *v;
+
+		if (strncmp(line, key, klen) ||
+		    (line[klen] != ' ' && line[klen] != '\t' && line[klen] != ':'))
+			continue;
+		v = strchr(line, ':');
+		if (!v)
+			continue;
+		v++;
+		while (*v == ' ')
+			v++;
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(out, len, "%s", v);
+		ret = 0;
+		break;
+	}
+	fclose(f);
+	return ret;
+}
+
+static int set_cpu(struct pd_writer *w)
+{
+	char desc[256], vendor[64], fam[16], model[16], step[16], id[160];
+	int err = 0;
+
+	if (!cpuinfo("model name", desc, sizeof(desc)) ||
+	    !cpuinfo("Processor", desc, sizeof(desc)))
+		err = set_string(w, PD_FEAT_CPUDESC, desc);
+	/* x86: vendor,family,model,stepping, as perf's cpuid */
+	if (!err && !cpuinfo("vendor_id", vendor, sizeof(vendor)) &&
+	    !cpuinfo("cpu family", fam, sizeof(fam)) &&
+	    !cpuinfo("model", model, sizeof(model)) &&
+	    !cpuinfo("stepping", step, sizeof(step))) {
+		snprintf(id, sizeof(id), "%s,%s,%s,%s", vendor, fam, model, step);
+		err = set_string(w, PD_FEAT_CPUID, id);
+	}
+	return err;
+}
+
+static int set_mem(struct pd_writer *w)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long long kb = 0;
+	char line[256];
+	uint64_t v;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemTotal: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	if (!kb)
+		return 0;
+	v = kb;
+	return pd_writer__set_feature(w, PD_FEAT_TOTAL_MEM, &v, sizeof(v));
+}
+
+static int set_cmdline(struct pd_writer *w, const struct rec_opts *o)
+{
+	size_t n = 4, i;
+	uint8_t *buf, *p;
+	uint32_t nr = o->argc_all;
+	int err;
+
+	for (i = 0; i < nr; i++)
+		n += rec_string_size(o->argv_all[i]);
+	buf = malloc(n);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, &nr, 4);
+	p = buf + 4;
+	for (i = 0; i < nr; i++)
+		p += rec_put_string(p, o->argv_all[i]);
+	err = pd_writer__set_feature(w, PD_FEAT_CMDLINE, buf, n);
+	free(buf);
+	return err;
+}
+
+/* u32 nr, u32 attr size; per event: attr, u32 nr_ids, name, ids */
+static int set_event_desc(struct pd_writer *w, const struct rec_event *evs,
+			  size_t nr)
+{
+	uint32_t asz = PD_ATTR_SIZE_VER7, v;
+	size_t n = 8, i;
+	uint8_t *buf, *p;
+	int err;
+
+	for (i = 0; i < nr; i++)
+		n += asz + 4 + rec_string_size(evs[i].name) + 8 * evs[i].nr_ids;
+	buf = calloc(1, n);
+	if (!buf)
+		return -ENOMEM;
+	v = nr;
+	memcpy(buf, &v, 4);
+	memcpy(buf + 4, &asz, 4);
+	p = buf + 8;
+	for (i = 0; i < nr; i++) {
+		struct pd_attr a = evs[i].attr;
+
+		a.size = asz;
+		memcpy(p, &a, asz);
+		p += asz;
+		v = evs[i].nr_ids;
+		memcpy(p, &v, 4);
+		p += 4;
+		p += rec_put_string(p, evs[i].name);
+		memcpy(p, evs[i].ids, 8 * evs[i].nr_ids);
+		p += 8 * evs[i].nr_ids;
+	}
+	err = pd_writer__set_feature(w, PD_FEAT_EVENT_DESC, buf, n);
+	free(buf);
+	return err;
+}
+
+int rec_features__set(struct pd_writer *w, const struct rec_event *evs,
+		      size_t nr, const struct rec_opts *o)
+{
+	struct utsname u;
+	uint32_t cpus[2];
+	char host[256];
+	int err = 0;
+
+	if (uname(&u) == 0) {
+		err = set_string(w, PD_FEAT_OSRELEASE, u.release);
+		if (!err)
+			err = set_string(w, PD_FEAT_ARCH, u.machine);
+	}
+	if (!err && gethostname(host, sizeof(host)) == 0) {
+		host[sizeof(host) - 1] = '\0';
+		err = set_string(w, PD_FEAT_HOSTNAME, host);
+	}
+	if (!err)
+		err = set_string(w, PD_FEAT_VERSION, PD_RECORD_VERSION);
+	cpus[0] = sysconf(_SC_NPROCESSORS_CONF);
+	cpus[1] = sysconf(_SC_NPROCESSORS_ONLN);
+	if (!err)
+		err = pd_writer__set_feature(w, PD_FEAT_NRCPUS, cpus,
+					     sizeof(cpus));
+	if (!err)
+		err = set_cpu(w);
+	if (!err)
+		err = set_mem(w);
+	if (!err)
+		err = set_cmdline(w, o);
+	if (!err)
+		err = set_event_desc(w, evs, nr);
+	return err;
+}
+
+int rec_feature_sample_time(struct pd_writer *w, uint64_t first, uint64_t last)
+{
+	uint64_t v[2] = { first, last };
+
+	return pd_writer__set_feature(w, PD_FEAT_SAMPLE_TIME, v, sizeof(v));
+}

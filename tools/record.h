@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pd-record's parts: events and their perf_event_open() setup
+ * (record-events.c), the per-CPU ring buffers (record-ring.c), the
+ * side-band records synthesized for what already runs (record-synth.c),
+ * the header features (record-feat.c), the tracing data of tracepoints
+ * (record-tracing.c), the build ids of the DSOs that got samples
+ * (record-buildid.c) and the session loop (record-session.c).
+ *
+ * Everything is in host byte order; the writer converts.
+ */
+#ifndef PD_TOOLS_RECORD_H
+#define PD_TOOLS_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <perfdata/format.h>
+#include <perfdata/writer.h>
+
+enum rec_callgraph {
+	REC_CG_NONE,
+	REC_CG_FP,
+	REC_CG_DWARF,
+};
+
+struct rec_event {
+	char *name;		/* as perf names it: "cpu-clock", "sched:sched_switch" */
+	struct pd_attr attr;
+	char *tp_system;	/* tracepoints: "sched" */
+	char *tp_event;		/* "sched_switch" */
+	char *filter;		/* tracepoint filter (--filter), or NULL */
+	bool user_only;		/* :u */
+	bool kernel_only;	/* :k */
+	uint64_t *ids;		/* one per opened fd */
+	size_t nr_ids, cap_ids;
+};
+
+struct rec_opts {
+	const char *output;		/* "-" pipe mode to stdout */
+	char **argv;			/* the command, or NULL */
+	pid_t pid;			/* -p, 0: none */
+	pid_t tid;			/* -t, 0: none */
+	bool all_cpus;			/* -a */
+	const char *cpu_list;		/* -C */
+	uint64_t freq;			/* -F, 0: not given */
+	uint64_t period;		/* -c, 0: not given */
+	enum rec_callgraph callgraph;
+	uint32_t stack_size;		/* --call-graph dwarf,SIZE */
+	bool no_inherit;
+	bool switch_events;
+	unsigned int mmap_pages;	/* data pages per ring buffer (power of 2) */
+	const char *target;		/* --target-perf */
+	bool compress;			/* -z */
+	int compress_level;
+	bool no_buildid;		/* -B */
+	bool quiet;
+	int verbose;
+	int argc_all;			/* pd-record's own command line, for CMDLINE */
+	char **argv_all;
+};
+
+/* ---- events (record-events.c) ---- */
+
+/*
+ * Parse one event spec (cpu-clock, task-clock, cycles, instructions,
+ * context-switches/cs, page-faults, ..., SYSTEM:NAME, with :u/:k).
+ * Returns 0, or -1 with a message in err.
+ */
+int rec_event__parse(struct rec_event *ev, const char *spec, char *err,
+		     size_t errlen);
+void rec_event__free(struct rec_event *ev);
+/* The attrs for the options; the first event tracks side-band records. */
+void rec_events__config(struct rec_event *evs, size_t nr,
+			const struct rec_opts *o, bool kernel_allowed);
+/*
+ * perf_event_open() of ev for pid on cpu (close-on-exec); fd or -errno.
+ * A hardware event the PMU lacks is turned into cpu-clock, as perf does,
+ * with a warning (*fell_back set).
+ */
+int rec_event__open(struct rec_event *ev, pid_t pid, int cpu, bool *fell_back);
+/* One line saying why opening failed and what setting would allow it. */
+void rec_open_error(const struct rec_event *ev, int err, char *buf,
+		    size_t len);
+/* Whether kernel samples are allowed (root, capabilities or paranoid). */
+bool rec_kernel_allowed(void);
+int rec_paranoid(void);
+/* Size of the sample_id trailer of non-sample records for attr. */
+size_t rec_id_hdr_size(const struct pd_attr *attr);
+
+/* ---- ring buffers (record-ring.c) ---- */
+
+struct rec_ring {
+	int fd;
+	int cpu;
+	void *base;		/* control page, then the data pages */
+	size_t data_size;
+	uint64_t tail;
+	uint8_t *copy;		/* a record that wraps around the end */
+};
+
+int rec_ring__map(struct rec_ring *r, int fd, int cpu, unsigned int pages);
+void rec_ring__unmap(struct rec_ring *r);
+typedef int (*rec_record_fn)(void *ctx, const void *rec);
+/* Hand every complete record to fn, then release them to the kernel.
+ * Returns the number of bytes read, or a negative error from fn. */
+long rec_ring__drain(struct rec_ring *r, rec_record_fn fn, void *ctx);
+
+/* ---- build ids (record-buildid.c) ---- */
+
+struct rec_buildids;
+struct rec_buildids *rec_buildids__new(void);
+void rec_buildids__free(struct rec_buildids *b);
+/* Follow the side-band records and the samples (sample_type of attr). */
+int rec_buildids__record(struct rec_buildids *b, const void *rec,
+			 const struct pd_attr *attr);
+/* The BUILD_ID feature section of the DSOs that got samples. */
+int rec_buildids__feature(struct rec_buildids *b, void **data, size_t *size,
+			  unsigned int *nr);
+/* The GNU build id of an ELF file, or of notes (/sys/kernel/notes). */
+int rec_read_build_id(const char *path, uint8_t id[20]);
+
+/* ---- side band (record-synth.c) ---- */
+
+typedef int (*rec_emit_fn)(void *ctx, const void *rec,
+			   const struct pd_attr *attr);
+/* The kernel map (MMAP of [kernel.kallsyms]_text). */
+int rec_synth_kernel(const struct pd_attr *attr, rec_emit_fn emit, void *ctx);
+/* COMM of each thread and MMAP2 of each executable map of pid. */
+int rec_synth_process(pid_t pid, const struct pd_attr *attr, rec_emit_fn emit,
+		      void *ctx);
+/* Every process in /proc (-a). */
+int rec_synth_all(const struct pd_attr *attr, rec_emit_fn emit, void *ctx);
+
+/* ---- header features (record-feat.c) ---- */
+
+int rec_features__set(struct pd_writer *w, const struct rec_event *evs,
+		      size_t nr, const struct rec_opts *o);
+int rec_feature_sample_time(struct pd_writer *w, uint64_t first,
+			    uint64_t last);
+/* A perf header string: u32 padded length, the text, NULs to 64 bytes. */
+size_t rec_put_string(uint8_t *dst, const char *s);
+size_t rec_string_size(const char *s);
+
+/* ---- tracepoints (record-tracing.c) ---- */
+
+/* The tracefs directory (mounted if needed), or NULL. */
+const char *rec_tracefs(void);
+/* The TRACING_DATA blob for the tracepoint events in evs. */
+int rec_tracing_data(const struct rec_event *evs, size_t nr, void **data,
+		     size_t *size, char *err, size_t errlen);
+
+/* ---- the session (record-session.c) ---- */
+
+/* Record as o says; returns the tool's exit status. */
+int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
+		     size_t nr);
+
+#endif /* PD_TOOLS_RECORD_H */
