@@ -41,3 +41,6 @@ $CC -O2 -g $FP -fno-builtin $MAP -o bin/plt src/plt.c
 # Rust (legacy, v0) and C++ symbol names on C functions (asm labels),
 # for demangling as perf does it; dynamic to stay small
 $CC -O2 -g $FP $MAP -o bin/mangled src/mangled.c
+# sleeps in known functions (wait_long three times wait_short), for
+# off-CPU profiles (pd-record --off-cpu); dynamic to stay small
+$CC -O2 -g $FP $MAP -o bin/waiter src/waiter.c

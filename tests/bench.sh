@@ -100,3 +100,6 @@ B=$B sh "$top/tests/bench-fold.sh"
 
 # pd-unwind next to perf script --no-inline (perf's own unwinding)
 B=$B sh "$top/tests/bench-unwind.sh"
+
+# how much pd-record slows a program next to perf record, same settings
+B=$B sh "$top/tests/bench-record.sh"

@@ -288,6 +288,9 @@ static int resume(struct fold_run *run, int32_t pid, int32_t tid,
 	return 0;
 }
 
+/* attr.config of the context-switches software event */
+#define SW_CONTEXT_SWITCHES	3
+
 static int offcpu_sample(struct fold_run *run, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->u.sample;
@@ -306,6 +309,23 @@ static int offcpu_sample(struct fold_run *run, const struct pd_event *ev)
 				return err;
 		}
 		return resume(run, -1, next, s->time);
+	}
+	/*
+	 * The context-switches software event (perf record -e cs -c 1 -g,
+	 * pd-record --off-cpu without tracepoint rights): taken in the task
+	 * leaving the CPU, with its stack; its switch-in comes as a SWITCH
+	 * record (--switch-events) or as its next sample.
+	 */
+	if (ev->evsel && ev->evsel->attr.type == PD_TYPE_SOFTWARE &&
+	    ev->evsel->attr.config == SW_CONTEXT_SWITCHES) {
+		err = resume(run, s->pid, s->tid, s->time);
+		if (err || !script_text__has_callchain(run->st, ev))
+			return err;
+		t = pd_session__thread(run->session, s->pid, s->tid);
+		if (!t)
+			return -ENOMEM;
+		run->nr_switch_out++;
+		return keep_stack(run, ev, t);
 	}
 	/* perf record --off-cpu: the wait is the period */
 	if (script_text__is_offcpu_time(run->st, ev)) {
@@ -400,7 +420,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		pd_warn("%s: --off-cpu: tasks leave the CPU but none is seen coming back (a recording of one command's sched_switch events has only its switch-outs): record with -a or --switch-events",
 			path);
 	else if (run->offcpu && !run->nr_offcpu)
-		pd_warn("%s: --off-cpu found no sched:sched_switch samples with callchains (perf record -e sched:sched_switch -g) and no offcpu-time samples (perf record --off-cpu)",
+		pd_warn("%s: --off-cpu found no sched:sched_switch or context-switches samples with callchains (perf record -e sched:sched_switch -g, pd-record --off-cpu) and no offcpu-time samples (perf record --off-cpu)",
 			path);
 	else if (run->nr_samples && run->nr_samples == run->nr_no_callchain)
 		pd_warn("%s: no callchains (record with -g or --call-graph): nothing to fold",

@@ -3,8 +3,8 @@
  * pd-fold --off-cpu: stacks weighted by the time their thread spent off
  * CPU, in nanoseconds (the unit of perf's own offcpu-time event).
  *
- * A sched:sched_switch sample is taken as its task leaves the CPU, with
- * that task's stack: the stack is kept until the task runs again, which
+ * A sched:sched_switch sample, or one of the context-switches software
+ * event, is taken as its task leaves the CPU, with that task's stack: the stack is kept until the task runs again, which
  * is the first of: a sched_switch naming it as next_pid, a context-switch
  * record switching it in, or any later sample of it. The wait is the
  * difference of the two times. perf's offcpu-time samples (perf record

@@ -121,6 +121,37 @@ static void add_events(struct rec_event *evs, size_t *nr, const char *list)
 	free(copy);
 }
 
+/*
+ * --off-cpu: the switch-outs with their stacks, and the switch-ins that
+ * end each wait. sched:sched_switch where tracepoints may be sampled;
+ * else the context-switches software event, which needs only kernel
+ * samples (perf_event_paranoid 1). Returns the event's index.
+ */
+static ssize_t add_off_cpu(struct rec_event *evs, size_t *nr,
+			   struct rec_opts *o)
+{
+	char err[512];
+
+	if (*nr == MAX_EVENTS)
+		pd_usage_error("more than %d events", MAX_EVENTS);
+	if (!rec_tracepoints_allowed() ||
+	    rec_event__parse(&evs[*nr], "sched:sched_switch", err,
+			     sizeof(err))) {
+		if (!rec_kernel_allowed()) {
+			pd_err("--off-cpu needs kernel samples (the stack where a task leaves the CPU): /proc/sys/kernel/perf_event_paranoid is %d; lower it to 1 (sysctl kernel.perf_event_paranoid=1) or give pd-record CAP_PERFMON",
+			       rec_paranoid());
+			exit(PD_EXIT_DATA);
+		}
+		if (rec_event__parse(&evs[*nr], "context-switches", err,
+				     sizeof(err)))
+			pd_usage_error("%s", err);
+	}
+	o->switch_events = true;
+	if (o->callgraph == REC_CG_NONE)
+		o->callgraph = REC_CG_FP;
+	return (*nr)++;
+}
+
 enum {
 	OPT_FILTER = 256, OPT_CALL_GRAPH, OPT_OFF_CPU, OPT_SWITCH,
 	OPT_TARGET,
@@ -159,6 +190,7 @@ int main(int argc, char **argv)
 		.argv_all = argv,
 	};
 	bool off_cpu = false;
+	ssize_t off_cpu_idx = -1;
 	size_t nr = 0, i;
 	int c, ret;
 
@@ -255,19 +287,18 @@ int main(int argc, char **argv)
 		pd_usage_error("give one of a command, -p, -t, or -a/-C");
 	if (o.freq && o.period)
 		pd_usage_error("-F and -c exclude each other");
-	if (off_cpu) {
-		/* the switch-outs with their stacks, and the switch-ins
-		 * that end each wait */
-		add_events(evs, &nr, "sched:sched_switch");
-		o.switch_events = true;
-		if (o.callgraph == REC_CG_NONE)
-			o.callgraph = REC_CG_FP;
-	}
+	if (off_cpu)
+		off_cpu_idx = add_off_cpu(evs, &nr, &o);
 	if (!nr)
 		add_events(evs, &nr, "cpu-clock");
 	if (!strcmp(o.output, "-") && pd_cli_refuse_tty(stdout))
 		return PD_EXIT_USAGE;
 	rec_events__config(evs, nr, &o, rec_kernel_allowed());
+	if (off_cpu_idx >= 0) {
+		/* every switch-out, whatever -F or -c say for the others */
+		evs[off_cpu_idx].attr.flags &= ~PD_ATTR_FREQ;
+		evs[off_cpu_idx].attr.sample_period = 1;
+	}
 	ret = rec_session__run(&o, evs, nr);
 	for (i = 0; i < nr; i++) {
 		free(evs[i].filter);

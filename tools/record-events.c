@@ -217,6 +217,11 @@ void rec_events__config(struct rec_event *evs, size_t nr,
 				    PD_ATTR_MMAP2 | PD_ATTR_COMM_EXEC;
 			if (o->switch_events)
 				a->flags |= PD_ATTR_CONTEXT_SWITCH;
+			/* DWARF unwinding reads .eh_frame_hdr and .eh_frame
+			 * from the read-only segments: their maps too, as
+			 * perf records them */
+			if (o->callgraph == REC_CG_DWARF)
+				a->flags |= PD_ATTR_MMAP_DATA;
 		}
 	}
 }
@@ -340,6 +345,12 @@ static bool has_cap(int bit)
 bool rec_kernel_allowed(void)
 {
 	return rec_paranoid() <= 1 || has_cap(CAP_PERFMON_BIT) ||
+	       has_cap(CAP_SYS_ADMIN_BIT);
+}
+
+bool rec_tracepoints_allowed(void)
+{
+	return rec_paranoid() <= -1 || has_cap(CAP_PERFMON_BIT) ||
 	       has_cap(CAP_SYS_ADMIN_BIT);
 }
 

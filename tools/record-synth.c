@@ -140,6 +140,7 @@ static int synth_maps(pid_t pid, const struct pd_attr *attr, rec_emit_fn emit,
 		int name_at = 0;
 		const char *name;
 		uint32_t prot = 0, flags, maj32, min32;
+		bool data;
 		int32_t p32 = pid;
 		size_t n;
 
@@ -147,8 +148,11 @@ static int synth_maps(pid_t pid, const struct pd_attr *attr, rec_emit_fn emit,
 		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start,
 			   &end, perm, &pgoff, &maj, &min, &ino, &name_at) < 7)
 			continue;
-		if (perm[2] != 'x')
-			continue;	/* perf records executable maps only */
+		/* perf records the executable maps, and the others only
+		 * for data mmaps (mmap_data) */
+		data = perm[2] != 'x';
+		if (data && !(attr->flags & PD_ATTR_MMAP_DATA))
+			continue;
 		name = name_at ? line + name_at : "";
 		while (*name == ' ')
 			name++;
@@ -160,7 +164,8 @@ static int synth_maps(pid_t pid, const struct pd_attr *attr, rec_emit_fn emit,
 			prot |= PROT_READ;
 		if (perm[1] == 'w')
 			prot |= PROT_WRITE;
-		prot |= PROT_EXEC;
+		if (!data)
+			prot |= PROT_EXEC;
 		flags = perm[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
 		maj32 = maj;
 		min32 = min;
@@ -180,7 +185,8 @@ static int synth_maps(pid_t pid, const struct pd_attr *attr, rec_emit_fn emit,
 		n += 64;
 		n += put_name(rec + n, name);
 		n += put_trailer(rec + n, attr, pid, pid);
-		put_header(rec, PD_RECORD_MMAP2, PD_MISC_USER, n);
+		put_header(rec, PD_RECORD_MMAP2,
+			   PD_MISC_USER | (data ? PD_MISC_MMAP_DATA : 0), n);
 		err = emit(ctx, rec, attr);
 	}
 	fclose(f);

@@ -87,6 +87,8 @@ void rec_open_error(const struct rec_event *ev, int err, char *buf,
 /* Whether kernel samples are allowed (root, capabilities or paranoid). */
 bool rec_kernel_allowed(void);
 int rec_paranoid(void);
+/* Whether tracepoint samples are allowed (raw data needs more). */
+bool rec_tracepoints_allowed(void);
 /* Size of the sample_id trailer of non-sample records for attr. */
 size_t rec_id_hdr_size(const struct pd_attr *attr);
 
