@@ -47,8 +47,8 @@ hot_path() { # FOLDED NAME
 	awk '{ n = $NF; t += n }
 	     $1 ~ /;main;run;outer;middle;inner_hot(;|$)/ { h += n }
 	     $1 ~ /;main;run;other_work;leaf_cold(;|$)/ { c += n }
-	     END { exit !(t > 0 && h > 0.6 * t && c > 0 && h + c > 0.8 * t) }' "$1"
-	check "$2: pd-fold shows main;run;outer;middle;inner_hot hot (over 60%) and leaf_cold" test $? -eq 0
+	     END { exit !(t > 0 && h > 0.6 * t && h + c > 0.8 * t) }' "$1"
+	check "$2: pd-fold shows main;run;outer;middle;inner_hot hot (over 60%; with leaf_cold over 80%)" test $? -eq 0
 }
 
 "$REC" -g -F 999 -o "$tmp/fp.data" -- "$BURN" 300 >"$tmp/out" 2>"$tmp/err"
@@ -113,15 +113,18 @@ check "a missing command: exit 1, one line naming it, no output" \
 	test $rc -eq 1 -a "$(wc -l <"$tmp/err")" -eq 1 -a ! -e "$tmp/none.data" -a \
 	-n "$(grep 'no-such-program' "$tmp/err")"
 
-# SIGINT (Ctrl-C) to pd-record, sent by the command itself once it runs:
-# the file is complete, the command is stopped
-"$REC" -q -g -o "$tmp/int.data" -- sh -c "kill -INT \$PPID; exec $BURN 5000" 2>"$tmp/err"
-check "SIGINT: exit 0" test $? -eq 0
-if have_perf; then
-	perf report --stats -i "$tmp/int.data" >/dev/null 2>"$tmp/perr" </dev/null
-	check "SIGINT: a complete file perf reads without complaint" \
-		test $? -eq 0 -a ! -s "$tmp/perr"
-fi
+# SIGINT (Ctrl-C) or SIGTERM to pd-record, sent by the command itself
+# once it runs: the file is complete, the command is stopped
+for sig in INT TERM; do
+	"$REC" -q -g -o "$tmp/sig.data" -- sh -c "kill -$sig \$PPID; exec $BURN 5000" 2>"$tmp/err"
+	check "SIG$sig: exit 0" test $? -eq 0
+	if have_perf; then
+		perf report --stats -i "$tmp/sig.data" >/dev/null 2>"$tmp/perr" </dev/null
+		check "SIG$sig: a complete file perf reads without complaint" \
+			test $? -eq 0 -a ! -s "$tmp/perr"
+	fi
+	rm -f "$tmp/sig.data"
+done
 
 # hardware events: recorded where the PMU has them, else cpu-clock with
 # a warning, as perf falls back
@@ -183,6 +186,20 @@ check "-a: exit 0" test $? -eq 0
 "$FOLD" -q "$tmp/all.data" | grep '^burn;' >"$tmp/all.folded"
 hot_path "$tmp/all.folded" "-a (burn's stacks)"
 perf_reads "$tmp/all.data" "-a"
+
+# a ring buffer too small for any sample (one 4 KiB page, 8 KiB stack
+# copies): the kernel writes LOST records instead, counted at the end
+# as perf counts them
+"$REC" --call-graph dwarf,8192 -m 1 -F 999 -o "$tmp/lost.data" -- "$BURN" 200 2>"$tmp/err"
+rc=$?
+nlost=$(sed -n 's/.* records lost in \([0-9]*\) LOST records.*/\1/p' "$tmp/err")
+check "LOST: exit 0 and a warning counting the LOST records ($nlost)" \
+	test $rc -eq 0 -a -n "$nlost"
+if have_perf && [ -n "$nlost" ]; then
+	perf report --stdio -i "$tmp/lost.data" >/dev/null 2>"$tmp/perr" </dev/null
+	check "LOST: perf counts the same ($(grep -o 'lost [0-9]* chunks' "$tmp/perr"))" \
+		grep -q "lost $nlost chunks" "$tmp/perr"
+fi
 
 # an unprivileged user: its own command is recorded (user space only,
 # as perf does with perf_event_paranoid 2); system-wide is refused with

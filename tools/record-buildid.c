@@ -32,6 +32,7 @@ struct bid_map {
 
 struct bid_proc {
 	int32_t pid;
+	uint64_t exit_round;	/* round its EXIT came in; 0: alive */
 	struct bid_map *maps;
 	size_t nr, cap;
 };
@@ -42,6 +43,7 @@ struct rec_buildids {
 	struct bid_proc *procs;
 	size_t nr_procs, cap_procs;
 	size_t last_proc;
+	uint64_t round;		/* FINISHED_ROUNDs so far, from 1 */
 };
 
 struct rec_buildids *rec_buildids__new(void)
@@ -63,6 +65,7 @@ struct rec_buildids *rec_buildids__new(void)
 		return NULL;
 	}
 	b->nr_dsos = 1;
+	b->round = 1;
 	return b;
 }
 
@@ -214,6 +217,7 @@ static int on_fork(struct rec_buildids *b, const uint8_t *rec)
 	parent = find_proc(b, ppid, false);
 	child = find_proc(b, pid, false);
 	child->nr = 0;
+	child->exit_round = 0;	/* a pid used again */
 	for (i = 0; i < parent->nr; i++) {
 		err = add_map(child, parent->maps[i].start,
 			      parent->maps[i].end - parent->maps[i].start,
@@ -319,6 +323,17 @@ int rec_buildids__record(struct rec_buildids *b, const void *rec,
 		return on_mmap(b, rec, true);
 	case PD_RECORD_FORK:
 		return on_fork(b, rec);
+	case PD_RECORD_EXIT: {
+		int32_t pid, tid;
+		struct bid_proc *p;
+
+		memcpy(&pid, (const uint8_t *)rec + 8, 4);
+		memcpy(&tid, (const uint8_t *)rec + 16, 4);
+		p = pid == tid ? find_proc(b, pid, false) : NULL;
+		if (p)
+			p->exit_round = b->round;
+		return 0;
+	}
 	case PD_RECORD_SAMPLE:
 		if (attr)
 			on_sample(b, rec, attr);
@@ -326,6 +341,30 @@ int rec_buildids__record(struct rec_buildids *b, const void *rec,
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The maps of a process that exited are dropped one round later: its
+ * last samples may sit in another CPU's buffer, read in the same pass as
+ * the EXIT or the next one, never later. Memory thus follows the
+ * processes alive, not all that ever ran (-a for hours).
+ */
+void rec_buildids__round(struct rec_buildids *b)
+{
+	size_t i;
+
+	b->round++;
+	for (i = 0; i < b->nr_procs;) {
+		struct bid_proc *p = &b->procs[i];
+
+		if (!p->exit_round || p->exit_round + 2 > b->round) {
+			i++;
+			continue;
+		}
+		free(p->maps);
+		*p = b->procs[--b->nr_procs];
+	}
+	b->last_proc = 0;
 }
 
 /* ---- reading build ids ---- */

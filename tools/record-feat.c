@@ -5,6 +5,7 @@
  * version, architecture, CPUs, CPU description and id, memory, command
  * line, the events with their names and ids.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,181 @@ static int set_event_desc(struct pd_writer *w, const struct rec_event *evs,
 	return err;
 }
 
+/* ---- growing buffer for the variable-size sections ---- */
+
+struct sec {
+	uint8_t *p;
+	size_t len, cap;
+	bool oom;
+};
+
+static void sec_put(struct sec *b, const void *data, size_t len)
+{
+	if (b->oom)
+		return;
+	if (b->len + len > b->cap) {
+		size_t cap = (b->len + len) * 2 + 256;
+		uint8_t *v = realloc(b->p, cap);
+
+		if (!v) {
+			b->oom = true;
+			return;
+		}
+		b->p = v;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+static void sec_u32(struct sec *b, uint32_t v)
+{
+	sec_put(b, &v, 4);
+}
+
+static void sec_string(struct sec *b, const char *s)
+{
+	uint8_t buf[4 + 4096 + 64];
+
+	if (strlen(s) > 4096)
+		s = "";
+	sec_put(b, buf, rec_put_string(buf, s));
+}
+
+static int sec_set(struct pd_writer *w, unsigned int feat, struct sec *b)
+{
+	int err = b->oom ? -ENOMEM : pd_writer__set_feature(w, feat, b->p,
+							     b->len);
+
+	free(b->p);
+	return err;
+}
+
+/* PMU_MAPPINGS: u32 nr, then {u32 type, string name} per PMU */
+static int set_pmu_mappings(struct pd_writer *w)
+{
+	const char *dir = "/sys/bus/event_source/devices";
+	struct sec b = { 0 };
+	struct dirent *d;
+	uint32_t nr = 0;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return 0;
+	sec_u32(&b, 0);
+	while ((d = readdir(dp))) {
+		char path[512];
+		unsigned int type;
+		FILE *f;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/type", dir, d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%u", &type) == 1) {
+			sec_u32(&b, type);
+			sec_string(&b, d->d_name);
+			nr++;
+		}
+		fclose(f);
+	}
+	closedir(dp);
+	if (!nr || b.oom) {
+		free(b.p);
+		return b.oom ? -ENOMEM : 0;
+	}
+	memcpy(b.p, &nr, 4);
+	return sec_set(w, PD_FEAT_PMU_MAPPINGS, &b);
+}
+
+static int read_topo(int cpu, const char *name, char *out, size_t len)
+{
+	char path[128];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ok = fgets(out, len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	out[strcspn(out, "\n")] = '\0';
+	return 0;
+}
+
+/* the distinct lists of one topology file over all CPUs */
+static void sibling_lists(struct sec *b, int nr_cpus, const char *name,
+			  const char *old_name)
+{
+	char (*seen)[256] = calloc(nr_cpus ? nr_cpus : 1, sizeof(*seen));
+	uint32_t n = 0;
+	size_t at = b->len;
+	int cpu, i;
+
+	sec_u32(b, 0);
+	if (!seen) {
+		b->oom = true;
+		return;
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		char list[256];
+
+		if (read_topo(cpu, name, list, sizeof(list)) &&
+		    (!old_name || read_topo(cpu, old_name, list, sizeof(list))))
+			continue;	/* offline */
+		for (i = 0; i < (int)n; i++)
+			if (!strcmp(seen[i], list))
+				break;
+		if (i < (int)n)
+			continue;
+		snprintf(seen[n++], sizeof(seen[0]), "%s", list);
+		sec_string(b, list);
+	}
+	free(seen);
+	if (!b->oom)
+		memcpy(b->p + at, &n, 4);
+}
+
+static int topo_id(int cpu, const char *name)
+{
+	char v[32];
+
+	return read_topo(cpu, name, v, sizeof(v)) ? -1 : atoi(v);
+}
+
+/*
+ * CPU_TOPOLOGY: package (socket) sibling lists, thread sibling lists,
+ * {core id, socket id} per CPU, die sibling lists, die id per CPU; the
+ * per-CPU arrays as long as NRCPUS' available count.
+ */
+static int set_cpu_topology(struct pd_writer *w)
+{
+	int nr = sysconf(_SC_NPROCESSORS_CONF), cpu;
+	struct sec b = { 0 };
+
+	if (nr <= 0 || read_topo(0, "core_id", (char[32]){ 0 }, 32))
+		return 0;
+	sibling_lists(&b, nr, "package_cpus_list", "core_siblings_list");
+	sibling_lists(&b, nr, "thread_siblings_list", "core_cpus_list");
+	for (cpu = 0; cpu < nr; cpu++) {
+		sec_u32(&b, topo_id(cpu, "core_id"));
+		sec_u32(&b, topo_id(cpu, "physical_package_id"));
+	}
+	sibling_lists(&b, nr, "die_cpus_list", "package_cpus_list");
+	for (cpu = 0; cpu < nr; cpu++) {
+		int die = topo_id(cpu, "die_id");
+
+		sec_u32(&b, die < 0 ? 0 : die);
+	}
+	return sec_set(w, PD_FEAT_CPU_TOPOLOGY, &b);
+}
+
 int rec_features__set(struct pd_writer *w, const struct rec_event *evs,
 		      size_t nr, const struct rec_opts *o)
 {
@@ -203,6 +379,10 @@ int rec_features__set(struct pd_writer *w, const struct rec_event *evs,
 		err = set_cmdline(w, o);
 	if (!err)
 		err = set_event_desc(w, evs, nr);
+	if (!err)
+		err = set_cpu_topology(w);
+	if (!err)
+		err = set_pmu_mappings(w);
 	return err;
 }
 

@@ -367,6 +367,7 @@ static int finished_round(struct rec_session *s)
 
 	memcpy(rec, &type, 4);
 	memcpy(rec + 6, &size, 2);
+	rec_buildids__round(s->bids);
 	return write_rec(s, rec, NULL);
 }
 

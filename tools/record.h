@@ -118,6 +118,8 @@ void rec_buildids__free(struct rec_buildids *b);
 /* Follow the side-band records and the samples (sample_type of attr). */
 int rec_buildids__record(struct rec_buildids *b, const void *rec,
 			 const struct pd_attr *attr);
+/* A FINISHED_ROUND was written: forget processes gone for a round. */
+void rec_buildids__round(struct rec_buildids *b);
 /* The BUILD_ID feature section of the DSOs that got samples. */
 int rec_buildids__feature(struct rec_buildids *b, void **data, size_t *size,
 			  unsigned int *nr);
