@@ -291,6 +291,11 @@ int main(int argc, char **argv)
 		off_cpu_idx = add_off_cpu(evs, &nr, &o);
 	if (!nr)
 		add_events(evs, &nr, "cpu-clock");
+	if (o.target && o.compress &&
+	    !pd_perf_target__knows_record(pd_perf_target__find(o.target),
+					  PD_RECORD_COMPRESSED))
+		pd_warn("-z: perf %s reads no compressed records: the records are written uncompressed",
+			o.target);
 	if (!strcmp(o.output, "-") && pd_cli_refuse_tty(stdout))
 		return PD_EXIT_USAGE;
 	rec_events__config(evs, nr, &o, rec_kernel_allowed());
