@@ -91,8 +91,9 @@ check "pipe mode: exit 0, the command's output on stderr" \
 check "pipe mode: the stream starts with the pipe header" \
 	test "$(head -c 8 "$tmp/pipe.data")" = PERFILE2
 perf_reads "$tmp/pipe.data" "pipe mode"
-"$FOLD" - <"$tmp/pipe.data" >"$tmp/pipe.folded"
-hot_path "$tmp/pipe.folded" "pipe mode (pd-fold -)"
+"$FOLD" - <"$tmp/pipe.data" >"$tmp/pipe.all"
+grep '^burn;' "$tmp/pipe.all" >"$tmp/pipe.folded"
+hot_path "$tmp/pipe.folded" "pipe mode (pd-fold -, burn's stacks)"
 "$REC" -o - true 2>/dev/null >/dev/null </dev/null
 check "pipe mode: refuses nothing when stdout is not a terminal" test $? -eq 0
 
@@ -165,7 +166,8 @@ fi
 
 # a running process (-p): its name and maps synthesized from /proc,
 # recorded until it exits
-"$BURN" 600 &
+# (long enough for pd-record to attach on a loaded machine)
+"$BURN" 2000 &
 bpid=$!
 "$REC" -q -g -F 999 -p "$bpid" -o "$tmp/pid.data" 2>"$tmp/err"
 rc=$?
