@@ -206,10 +206,11 @@ fi
 # an unprivileged user: its own command is recorded (user space only,
 # as perf does with perf_event_paranoid 2); system-wide is refused with
 # the sysctl named
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"; }
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
-   [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ]; then
+   [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ] &&
+   as_nobody test -x "$REC" -a -x "$BURN"; then
 	nb=$(mktemp -d) && chmod 777 "$nb"
-	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"; }
 	as_nobody "$REC" -q -g -F 999 -o "$nb/u.data" -- "$BURN" 200 2>"$tmp/err"
 	check "unprivileged: its own command is recorded" test $? -eq 0
 	if [ -s "$nb/u.data" ]; then
@@ -223,5 +224,5 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 		-n "$(grep "perf_event_paranoid is $(cat /proc/sys/kernel/perf_event_paranoid)" "$tmp/err")"
 	rm -rf "$nb"
 else
-	skip "not root, no setpriv or perf_event_paranoid below 1: unprivileged cases not run"
+	skip "not root, no setpriv, perf_event_paranoid below 1, or the checkout closed to nobody: unprivileged cases not run"
 fi
