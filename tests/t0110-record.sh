@@ -74,6 +74,17 @@ if have_perf; then
 		not_ok "perf reads pd-record's header without complaint"
 fi
 
+# kernel and shared-library samples: their build ids too (the kernel's
+# is the running one's, as perf buildid-list -k says)
+if have_perf; then
+	"$REC" -q -g -o "$tmp/k.data" -- "$TD/bin/syscalls" 200
+	perf buildid-list -i "$tmp/k.data" >"$tmp/bids" 2>/dev/null </dev/null
+	kb=$(perf buildid-list -k 2>/dev/null)
+	check "BUILD_ID feature: the running kernel's ($kb) and libc's" \
+		test -n "$kb" -a "$(awk '$2 == "[kernel.kallsyms]" { print $1 }' "$tmp/bids")" = "$kb" -a \
+		-n "$(grep 'libc\.so' "$tmp/bids")"
+fi
+
 # perf 4.18's format, read by perf 6.1 all the same
 "$REC" -q -g -F 999 --target-perf=4.18 -o "$tmp/old.data" -- "$BURN" 300 2>"$tmp/err"
 check "--target-perf=4.18: exit 0, nothing on stderr with -q" test $? -eq 0 -a ! -s "$tmp/err"

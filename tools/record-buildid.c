@@ -8,16 +8,14 @@
  */
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <unistd.h>
+
+#include <perfdata/symbols.h>
 
 #include "record.h"
 
-#define NOTE_MAX	(64 * 1024)
 #define KERNEL_DSO	0	/* dsos[0] is always the kernel */
 
 struct bid_dso {
@@ -396,78 +394,6 @@ static int find_gnu_note(const uint8_t *p, size_t len, uint8_t id[20])
 	return -ENOENT;
 }
 
-static int read_at(int fd, void *buf, size_t len, uint64_t off)
-{
-	ssize_t n = pread(fd, buf, len, off);
-
-	return n == (ssize_t)len ? 0 : -EIO;
-}
-
-/* The notes of a 64-bit ELF file: PT_NOTE segments, else SHT_NOTE. */
-static int elf_build_id(int fd, uint8_t id[20])
-{
-	Elf64_Ehdr eh;
-	uint8_t *buf;
-	int i, err = -ENOENT;
-
-	if (read_at(fd, &eh, sizeof(eh), 0) ||
-	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256)
-		return -ENOENT;
-	buf = malloc(NOTE_MAX);
-	if (!buf)
-		return -ENOMEM;
-	for (i = 0; i < eh.e_phnum && err; i++) {
-		Elf64_Phdr ph;
-
-		if (read_at(fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)))
-			break;
-		if (ph.p_type != PT_NOTE || ph.p_filesz > NOTE_MAX)
-			continue;
-		if (!read_at(fd, buf, ph.p_filesz, ph.p_offset))
-			err = find_gnu_note(buf, ph.p_filesz, id);
-	}
-	if (err && eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shnum < 4096) {
-		for (i = 0; i < eh.e_shnum && err; i++) {
-			Elf64_Shdr sh;
-
-			if (read_at(fd, &sh, sizeof(sh),
-				    eh.e_shoff + i * sizeof(sh)))
-				break;
-			if (sh.sh_type != SHT_NOTE || sh.sh_size > NOTE_MAX)
-				continue;
-			if (!read_at(fd, buf, sh.sh_size, sh.sh_offset))
-				err = find_gnu_note(buf, sh.sh_size, id);
-		}
-	}
-	free(buf);
-	return err;
-}
-
-int rec_read_build_id(const char *path, uint8_t id[20])
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
-
-	if (fd < 0)
-		return -errno;
-	if (!strncmp(path, "/sys/", 5)) {
-		uint8_t *buf = malloc(NOTE_MAX);
-		ssize_t n;
-
-		err = -ENOMEM;
-		if (buf) {
-			n = read(fd, buf, NOTE_MAX);
-			err = n > 0 ? find_gnu_note(buf, n, id) : -ENOENT;
-			free(buf);
-		}
-	} else {
-		err = elf_build_id(fd, id);
-	}
-	close(fd);
-	return err;
-}
-
 /* The vdso every process gets is the one mapped into this one. */
 static int vdso_build_id(uint8_t id[20])
 {
@@ -519,14 +445,18 @@ int rec_buildids__feature(struct rec_buildids *b, void **data, size_t *size,
 		if (!b->dsos[i].hit || strlen(name) > 4000)
 			continue;
 		if (i == KERNEL_DSO) {
-			err = rec_read_build_id("/sys/kernel/notes", id);
+			memset(id, 0, sizeof(id));
+			err = pd_running_kernel_build_id(id, sizeof(id)) > 0 ?
+			      0 : -ENOENT;
 			misc = PD_MISC_KERNEL;
 		} else if (!strcmp(name, "[vdso]")) {
 			err = vdso_build_id(id);
 		} else if (name[0] != '/') {
 			continue;	/* [stack], //anon, ... */
 		} else {
-			err = rec_read_build_id(name, id);
+			memset(id, 0, sizeof(id));
+			err = pd_elf_build_id(name, id, sizeof(id)) > 0 ?
+			      0 : -ENOENT;
 		}
 		if (err)
 			continue;

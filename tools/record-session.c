@@ -523,6 +523,10 @@ static int open_events(struct rec_session *s)
 			s->ids[s->nr_ids++].ev = e;
 		}
 	qsort(s->ids, s->nr_ids, sizeof(*s->ids), cmp_id);
+	if (pd_verbose)
+		fprintf(stderr, "%s: %zu event(s) on %zu CPU(s) for %zu thread(s): %zu descriptors, %zu ring buffers of %u pages\n",
+			pd_prog, s->nr_evs, s->nr_cpus, s->nr_tids, s->nr_fds,
+			s->nr_rings, o->mmap_pages);
 	return 0;
 }
 

@@ -123,8 +123,6 @@ void rec_buildids__round(struct rec_buildids *b);
 /* The BUILD_ID feature section of the DSOs that got samples. */
 int rec_buildids__feature(struct rec_buildids *b, void **data, size_t *size,
 			  unsigned int *nr);
-/* The GNU build id of an ELF file, or of notes (/sys/kernel/notes). */
-int rec_read_build_id(const char *path, uint8_t id[20]);
 
 /* ---- side band (record-synth.c) ---- */
 
