@@ -45,6 +45,13 @@ offcpu_checks() { # FOLDED PROGRAM-STDERR NAME
 		grep -q ';main;run;wait_long;nap;' "$1"
 }
 
+# switch-outs perf script prints: sched_switch with its fields decoded
+# from the tracing data, or context-switches where tracepoints cannot be
+# used (no tracefs)
+switch_outs() { # PERF-SCRIPT-OUTPUT
+	grep -c -E 'sched:sched_switch: prev_comm=waiter|^ *waiter .* cs: *$' "$1"
+}
+
 "$REC" -q --off-cpu -o "$tmp/w.data" -- "$W" 3 20 2>"$tmp/prog.err"
 check "--off-cpu: exit 0" test $? -eq 0
 "$FOLD" --off-cpu "$tmp/w.data" >"$tmp/w.folded" 2>"$tmp/fold.err"
@@ -54,9 +61,9 @@ offcpu_checks "$tmp/w.folded" "$tmp/prog.err" "file mode"
 
 if have_perf; then
 	perf script -i "$tmp/w.data" >"$tmp/script" 2>"$tmp/script.err" </dev/null
-	check "perf script reads it, nothing on stderr, sched_switch samples of waiter" \
+	check "perf script reads it, nothing on stderr, waiter's switch-outs" \
 		test $? -eq 0 -a ! -s "$tmp/script.err" -a \
-		"$(grep -c 'sched:sched_switch: prev_comm=waiter' "$tmp/script")" -ge 6
+		"$(switch_outs "$tmp/script")" -ge 6
 	head -3 "$tmp/script.err"
 	perf report --stdio -i "$tmp/w.data" >/dev/null 2>"$tmp/report.err" </dev/null
 	check "perf report reads it, nothing on stderr" test $? -eq 0 -a ! -s "$tmp/report.err"
@@ -65,8 +72,15 @@ else
 	skip "perf not installed: the off-CPU recording not read by perf"
 fi
 
-"$REC" -q --off-cpu -o - -- "$W" 3 20 2>"$tmp/prog2.err" | "$FOLD" --off-cpu - >"$tmp/p.folded"
+"$REC" -q --off-cpu -o - -- "$W" 3 20 2>"$tmp/prog2.err" >"$tmp/p.data"
+"$FOLD" --off-cpu - <"$tmp/p.data" >"$tmp/p.folded"
 offcpu_checks "$tmp/p.folded" "$tmp/prog2.err" "pipe mode"
+if have_perf; then
+	perf script -i - <"$tmp/p.data" >"$tmp/script" 2>"$tmp/script.err"
+	check "pipe mode: perf script reads the stream, nothing on stderr, waiter's switch-outs" \
+		test $? -eq 0 -a ! -s "$tmp/script.err" -a \
+		"$(switch_outs "$tmp/script")" -ge 6
+fi
 
 # the context-switches software event (what --off-cpu records where
 # tracepoints are not allowed but kernel samples are: paranoid 1)
