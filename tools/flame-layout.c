@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Lines to frames, as flamegraph.pl lays them out. The lines are sorted
+ * bytewise (whole lines, counts included; --flamechart keeps the input
+ * order), then walked in that order with a running time: a line's frames
+ * that equal the previous line's, from the root on, stay open, the rest
+ * of the previous line's close at the current time and the line's
+ * remaining frames open at it; then the time advances by the line's
+ * count. So identical neighbouring frames merge into one, which in the
+ * sorted order makes the usual flame graph and in input order a flame
+ * chart. Frames narrower than --minwidth are dropped.
+ *
+ * Each line costs its number of frames; the sort costs n log n
+ * comparisons of lines: no quadratic step for deep or many stacks.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cli.h"
+#include "flame-impl.h"
+
+struct open_frame {
+	const char *name;
+	size_t len;
+	double stime;
+	bool has_delta;
+	bool waker;
+	double delta;
+};
+
+struct span {
+	const char *p;
+	size_t len;
+};
+
+struct walk {
+	struct open_frame *open;
+	size_t nopen, open_cap;
+	struct span *fields;
+	size_t fields_cap;
+};
+
+static int cmp_lines(const void *a, const void *b)
+{
+	const struct flame_line *x = a, *y = b;
+	size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+	int c = memcmp(x->key, y->key, n);
+
+	if (c)
+		return c;
+	return (x->key_len > y->key_len) - (x->key_len < y->key_len);
+}
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*v, n * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
+/* The root "" and the stack's frames; trailing empty frames dropped. */
+static int split_stack(struct walk *w, const struct flame_line *l, size_t *n)
+{
+	const char *s = l->key, *end = l->key + l->stack_len, *p;
+	size_t k = 1;
+
+	while (end > s && end[-1] == ';')
+		end--;
+	if (grow((void **)&w->fields, &w->fields_cap, 1, sizeof(*w->fields)))
+		return -ENOMEM;
+	w->fields[0].p = "";
+	w->fields[0].len = 0;
+	while (s < end) {
+		p = memchr(s, ';', end - s);
+		if (!p)
+			p = end;
+		if (grow((void **)&w->fields, &w->fields_cap, k + 1,
+			 sizeof(*w->fields)))
+			return -ENOMEM;
+		w->fields[k].p = s;
+		w->fields[k].len = p - s;
+		k++;
+		s = p + 1;
+		/* "a;" ends at the ';' stripped above, so s never passes end */
+	}
+	*n = k;
+	return 0;
+}
+
+static int close_frame(struct flame *fl, const struct open_frame *o,
+		       size_t depth, double etime)
+{
+	struct flame_frame *f;
+
+	if (grow((void **)&fl->frames, &fl->frames_cap, fl->nframes + 1,
+		 sizeof(*fl->frames)))
+		return -ENOMEM;
+	f = &fl->frames[fl->nframes++];
+	f->name = o->name;
+	f->len = o->len;
+	f->depth = depth;
+	f->stime = o->stime;
+	f->etime = etime;
+	f->has_delta = o->has_delta;
+	f->waker = o->waker;
+	f->delta = o->delta;
+	return 0;
+}
+
+/* Closes open frames down to depth keep (exclusive) at time t. */
+static int close_to(struct flame *fl, struct walk *w, size_t keep, double t)
+{
+	while (w->nopen > keep) {
+		w->nopen--;
+		if (close_frame(fl, &w->open[w->nopen], w->nopen, t))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int walk_line(struct flame *fl, struct walk *w, const struct flame_line *l)
+{
+	size_t n, same = 0, i;
+	struct open_frame *o;
+	bool waker = false;
+
+	if (split_stack(w, l, &n))
+		return -ENOMEM;
+	while (same < w->nopen && same < n &&
+	       w->open[same].len == w->fields[same].len &&
+	       !memcmp(w->open[same].name, w->fields[same].p, w->fields[same].len))
+		same++;
+	if (close_to(fl, w, same, fl->time))
+		return -ENOMEM;
+	if (grow((void **)&w->open, &w->open_cap, n, sizeof(*w->open)))
+		return -ENOMEM;
+	for (i = 1; i < same; i++)
+		waker |= w->open[i].len == 2 && !memcmp(w->open[i].name, "--", 2);
+	for (i = same; i < n; i++) {
+		o = &w->open[i];
+		o->name = w->fields[i].p;
+		o->len = w->fields[i].len;
+		o->waker = waker;
+		waker |= o->len == 2 && !memcmp(o->name, "--", 2);
+		o->stime = fl->time;
+		/* a differential line's delta colours its leaf frame only */
+		o->has_delta = l->has_delta;
+		o->delta = i == n - 1 ? l->delta : 0;
+	}
+	w->nopen = n;
+	fl->time += l->count;
+	if (l->has_delta && fabs(l->delta) > fl->maxdelta)
+		fl->maxdelta = fabs(l->delta);
+	return 0;
+}
+
+/* Drops frames narrower than --minwidth; the deepest left sets the height. */
+static void prune(struct flame *fl)
+{
+	double wpt = (fl->o.width - 20.0) / fl->timemax, min;
+	size_t i, n = 0;
+
+	if (fl->o.minwidth_pct)
+		min = fl->timemax * fl->o.minwidth / 100;
+	else
+		min = fl->o.minwidth / wpt;
+	fl->depthmax = 0;
+	for (i = 0; i < fl->nframes; i++) {
+		struct flame_frame *f = &fl->frames[i];
+
+		if (f->etime - f->stime < min)
+			continue;
+		if (f->depth > fl->depthmax)
+			fl->depthmax = f->depth;
+		fl->frames[n++] = *f;
+	}
+	fl->nframes = n;
+}
+
+int flame_layout(struct flame *fl)
+{
+	struct walk w = { 0 };
+	size_t i;
+	int ret = 0;
+
+	fl->nframes = 0;
+	fl->time = 0;
+	fl->maxdelta = 1;
+	if (!fl->o.flamechart)
+		qsort(fl->lines, fl->nlines, sizeof(*fl->lines), cmp_lines);
+	for (i = 0; i < fl->nlines && !ret; i++)
+		ret = walk_line(fl, &w, &fl->lines[i]);
+	if (!ret)
+		ret = close_to(fl, &w, 0, fl->time);
+	free(w.open);
+	free(w.fields);
+	if (ret)
+		return ret;
+	if (!isfinite(fl->time))
+		return -EDOM;
+	if (fl->time <= 0)
+		return -ENODATA;
+	fl->timemax = fl->time;
+	if (fl->o.total > fl->time) {
+		fl->timemax = fl->o.total;
+	} else if (fl->o.total > 0 && fl->o.total / fl->time > 0.02) {
+		pd_warn("--total %g is less than the total of the counts, %g: ignored",
+			fl->o.total, fl->time);
+	}
+	prune(fl);
+	return 0;
+}
