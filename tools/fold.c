@@ -18,6 +18,7 @@
 #include "fold-filter.h"
 #include "fold-inline.h"
 #include "fold-memo.h"
+#include "fold-runs.h"
 #include "fold-select.h"
 #include "fold-table.h"
 
@@ -29,6 +30,7 @@ struct buf {
 struct folder {
 	struct fold_opts o;
 	struct fold_table *table;
+	struct fold_runs *runs;		/* --chronological */
 	struct fold_select *select;
 	struct fold_filter *allow, *deny;
 	bool failed;		/* out of memory: reported by folder__write */
@@ -115,6 +117,11 @@ struct folder *folder__new(const struct fold_opts *opts)
 	f->table = fold_table__new();
 	if (!f->table)
 		goto fail;
+	if (opts->chronological) {
+		f->runs = fold_runs__new();
+		if (!f->runs)
+			goto fail;
+	}
 	if (opts->event_filter && *opts->event_filter) {
 		f->event = strdup(opts->event_filter);
 		if (!f->event)
@@ -155,6 +162,7 @@ void folder__free(struct folder *f)
 	if (!f)
 		return;
 	fold_table__free(f->table);
+	fold_runs__free(f->runs);
 	fold_memo__free(f->memo);
 	fold_select__free(f->select);
 	fold_filter__free(f->allow);
@@ -725,6 +733,14 @@ void folder__record_end(struct folder *f)
 		f->failed = true;
 }
 
+static int add_stack(struct folder *f, const char *key, size_t len,
+		     uint64_t count)
+{
+	if (f->runs)
+		return fold_runs__add(f->runs, key, len, count);
+	return fold_table__add(f->table, key, len, count);
+}
+
 void folder__end(struct folder *f)
 {
 	struct buf *k = &f->key;
@@ -741,7 +757,7 @@ void folder__end(struct folder *f)
 		    buf_add(k, f->text.p + f->frames[i].off, f->frames[i].len) < 0)
 			goto fail;
 	}
-	if (fold_table__add(f->table, k->p, k->len, f->count) < 0)
+	if (add_stack(f, k->p, k->len, f->count) < 0)
 		goto fail;
 	goto out;
 fail:
@@ -769,7 +785,7 @@ bool folder__add_folded(struct folder *f, const char *line, size_t len)
 			return false;
 		count = count * 10 + (line[i] - '0');
 	}
-	if (fold_table__add(f->table, line, sp - line, count) < 0)
+	if (add_stack(f, line, sp - line, count) < 0)
 		f->failed = true;
 	return true;
 }
@@ -784,5 +800,7 @@ int folder__write(struct folder *f, FILE *out)
 {
 	if (f->failed)
 		return -ENOMEM;
+	if (f->runs)
+		return fold_runs__write(f->runs, out);
 	return fold_table__write(f->table, out);
 }

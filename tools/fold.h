@@ -49,6 +49,7 @@ struct fold_opts {
 	const char *filter_allow;	/* --filter=allow:FILE */
 	const char *filter_deny;	/* --filter=deny:FILE */
 	bool filter_mark;		/* --filter-mark */
+	bool chronological;		/* --chronological: input order, runs merged */
 	/* --inline resolver for frames that carry a DSO path; may be NULL */
 	struct fold_inline *inliner;
 };
@@ -125,7 +126,8 @@ bool folder__add_folded(struct folder *f, const char *line, size_t len);
  */
 const char *folder__event(const struct folder *f, uint64_t *nr_other);
 
-/* Print every stack, sorted bytewise. 0 or -errno. */
+/* Print every stack, sorted bytewise (--chronological: in the order
+ * they came, consecutive equal stacks merged). 0 or -errno. */
 int folder__write(struct folder *f, FILE *out);
 
 #endif /* PD_TOOLS_FOLD_H */

@@ -23,6 +23,8 @@
 #include "fold-data.h"
 #include "fold-inline.h"
 #include "fold.h"
+#include "flame-cli.h"
+#include "flame-out.h"
 
 #define MAX_BUILDID_WARNINGS	5
 
@@ -42,6 +44,10 @@ static void usage(FILE *f)
 "  -n, --normalize        scale A's counts to B's total (truncated)\n"
 "  -s, --strip-hex        replace hex numbers (0x1f...) by 0x...\n"
 "  -o, --output=FILE      write to FILE ('-': standard output, the default)\n"
+"      --svg              draw the differential flame graph (pd-flame's\n"
+"                         SVG) instead of printing the lines; pd-flame's\n"
+"                         options apply (--title, --width, --negate, ...,\n"
+"                         see pd-flame --help)\n"
 "\n"
 "Report (like perf diff):\n"
 "      --report           per function, the share of samples where it is\n"
@@ -75,6 +81,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_REPORT = 256, OPT_SORT, OPT_LIMIT, OPT_THRESHOLD, OPT_FORMAT,
+	OPT_SVG,
 };
 
 static const struct option longopts[] = {
@@ -88,6 +95,8 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "event", required_argument, NULL, FOLD_OPT_EVENT },
 	FOLD_CLI_LONGOPTS,
+	{ "svg", no_argument, NULL, OPT_SVG },
+	FLAME_CLI_LONGOPTS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -98,8 +107,9 @@ struct cli {
 	struct fold_opts fo;
 	struct fold_data_opts data;
 	struct diff_report_opts rep;
+	struct flame_cli flame;
 	const char *output;
-	bool normalize, strip_hex, report;
+	bool normalize, strip_hex, report, svg;
 	bool fold_opts_given;	/* options that only perf.data inputs use */
 };
 
@@ -156,7 +166,12 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 		c->fold_opts_given = true;
 		return;
 	}
+	if (flame_cli__option(opt, arg, &c->flame))
+		return;
 	switch (opt) {
+	case OPT_SVG:
+		c->svg = true;
+		break;
 	case 'n':
 		c->normalize = true;
 		break;
@@ -244,6 +259,30 @@ static void check_buildids(const struct diff_input in[2])
 			n - MAX_BUILDID_WARNINGS);
 }
 
+struct svg_source {
+	const struct cli *c;
+	const struct diff_table *t;
+	const struct diff_input *in;
+};
+
+static int write_lines(FILE *out, void *arg)
+{
+	const struct svg_source *s = arg;
+	int err = diff_write_folded(s->t, s->in[0].total, s->in[1].total,
+				    s->c->normalize, out);
+
+	if (err == -EDOM) {
+		pd_err("%s: -n: the total count is 0, nothing to scale by",
+		       s->in[0].name);
+		return PD_EXIT_DATA;
+	}
+	if (err) {
+		pd_err("out of memory");
+		return PD_EXIT_DATA;
+	}
+	return PD_EXIT_OK;
+}
+
 static int write_output(const struct cli *c, const struct diff_table *t,
 			const struct diff_input in[2])
 {
@@ -252,6 +291,11 @@ static int write_output(const struct cli *c, const struct diff_table *t,
 	FILE *out = stdout;
 	int err;
 
+	if (c->svg) {
+		struct svg_source src = { .c = c, .t = t, .in = in };
+
+		return flame_out__draw(&c->flame.o, write_lines, &src, c->output);
+	}
 	if (path) {
 		out = fopen(path, "w");
 		if (!out) {
@@ -288,8 +332,14 @@ int main(int argc, char **argv)
 	int opt, i, ret = PD_EXIT_DATA;
 
 	pd_cli_init(argv[0]);
+	flame_cli__init(&c.flame);
 	while ((opt = getopt_long(argc, argv, "nso:qvh", longopts, NULL)) != -1)
 		parse_option(&c, opt, optarg);
+	if (c.flame.first && !c.svg)
+		pd_usage_error("--%s is an option of the flame graph: it needs --svg",
+			       c.flame.first);
+	if (c.svg && c.report)
+		pd_usage_error("--svg draws the differential lines, --report lists functions: one of them");
 	if (argc - optind != 2)
 		pd_usage_error("two inputs, A and B");
 	in[0].path = argv[optind];

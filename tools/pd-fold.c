@@ -18,6 +18,8 @@
 #include "fold-data.h"
 #include "fold-inline.h"
 #include "fold-script.h"
+#include "flame-cli.h"
+#include "flame-out.h"
 
 static void usage(FILE *f)
 {
@@ -36,6 +38,14 @@ static void usage(FILE *f)
 "                         (perf script text)\n"
 "  -o, --output=FILE      write to FILE ('-': standard output, the default)\n"
 "      --merge            add up folded files (FILE... or standard input)\n"
+"      --chronological    the stacks in sample (time) order, consecutive\n"
+"                         samples with the same stack merged, not sorted:\n"
+"                         for pd-flame --flamechart\n"
+"      --svg              draw the flame graph (pd-flame's SVG) instead of\n"
+"                         printing the folded stacks; pd-flame's options\n"
+"                         apply (--title, --width, --colors, --hash, ...,\n"
+"                         see pd-flame --help); with --chronological: a\n"
+"                         flame chart\n"
 "\n"
 "As stackcollapse-perf.pl:\n"
 "      --pid              comm-PID as the first frame\n"
@@ -81,7 +91,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_INPUT = 256, OPT_MERGE, OPT_CONTEXT, OPT_FILTER, OPT_FILTER_MARK,
-	OPT_OFF_CPU, OPT_SCRIPT,
+	OPT_OFF_CPU, OPT_SCRIPT, OPT_CHRONOLOGICAL, OPT_SVG,
 };
 
 static const struct option longopts[] = {
@@ -93,7 +103,10 @@ static const struct option longopts[] = {
 	{ "filter-mark", no_argument, NULL, OPT_FILTER_MARK },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "script", no_argument, NULL, OPT_SCRIPT },
+	{ "chronological", no_argument, NULL, OPT_CHRONOLOGICAL },
+	{ "svg", no_argument, NULL, OPT_SVG },
 	FOLD_CLI_LONGOPTS,
+	FLAME_CLI_LONGOPTS,
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -103,8 +116,9 @@ static const struct option longopts[] = {
 struct cli {
 	struct fold_opts fo;
 	struct fold_data_opts data;
+	struct flame_cli flame;
 	const char *input, *output;
-	bool script, merge, print_script;
+	bool script, merge, print_script, svg;
 };
 
 static void parse_filter(struct fold_opts *fo, const char *arg)
@@ -126,7 +140,8 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 {
 	struct fold_opts *fo = &c->fo;
 
-	if (fold_cli__option(opt, arg, fo, &c->data))
+	if (fold_cli__option(opt, arg, fo, &c->data) ||
+	    flame_cli__option(opt, arg, &c->flame))
 		return;
 	switch (opt) {
 	case 'i':
@@ -161,6 +176,12 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 		break;
 	case OPT_SCRIPT:
 		c->print_script = true;
+		break;
+	case OPT_CHRONOLOGICAL:
+		fo->chronological = true;
+		break;
+	case OPT_SVG:
+		c->svg = true;
 		break;
 	case 'q':
 		pd_quiet = true;
@@ -281,6 +302,26 @@ static int write_output(struct folder *f, const char *path)
 	return pd_cli_close_output(out, name);
 }
 
+static int write_folded(FILE *out, void *arg)
+{
+	if (folder__write(arg, out) == -ENOMEM) {
+		pd_err("out of memory");
+		return PD_EXIT_DATA;
+	}
+	return PD_EXIT_OK;
+}
+
+/* --svg: the folded stacks drawn in-process, as pd-flame draws them */
+static int write_svg(struct cli *c, struct folder *f)
+{
+	struct flame_opts o = c->flame.o;
+
+	/* stacks in time order make a flame chart */
+	if (c->fo.chronological)
+		o.flamechart = true;
+	return flame_out__draw(&o, write_folded, f, c->output);
+}
+
 /* --script: the perf script text the data input folds, as it goes. */
 static int print_script(struct cli *c, struct folder *f)
 {
@@ -308,6 +349,7 @@ int main(int argc, char **argv)
 	int opt, ret;
 
 	pd_cli_init(argv[0]);
+	flame_cli__init(&c.flame);
 	while ((opt = getopt_long(argc, argv, "i:o:qvh", longopts, NULL)) != -1)
 		parse_option(&c, opt, optarg);
 	if (!c.merge && optind < argc) {
@@ -317,6 +359,11 @@ int main(int argc, char **argv)
 	} else if (c.merge && c.input && optind < argc) {
 		pd_usage_error("--merge: the files as arguments or one -i FILE, not both");
 	}
+	if (c.flame.first && !c.svg)
+		pd_usage_error("--%s is an option of the flame graph: it needs --svg",
+			       c.flame.first);
+	if (c.svg && c.print_script)
+		pd_usage_error("--svg draws folded stacks, --script prints samples: one of them");
 	if (c.fo.context && !c.fo.inline_frames)
 		pd_usage_error("--context needs --inline");
 	if (c.fo.inline_frames) {
@@ -344,7 +391,7 @@ int main(int argc, char **argv)
 	} else {
 		ret = fold_input(&c, f, argc, argv);
 		if (ret == PD_EXIT_OK)
-			ret = write_output(f, c.output);
+			ret = c.svg ? write_svg(&c, f) : write_output(f, c.output);
 	}
 	folder__free(f);
 	fold_inline__free(c.fo.inliner);
