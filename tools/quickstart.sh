@@ -1,6 +1,6 @@
 #!/bin/sh
-# Build perfdata and fold a bundled profile for a flame graph (an SVG when
-# flamegraph.pl is on PATH). Installs the build dependencies with apt-get
+# Build perfdata and draw the flame graph of a bundled profile (fp.svg,
+# pd-fold --svg). Installs the build dependencies with apt-get
 # when run as root, else prints the command.
 set -eu
 cd "$(dirname "$0")/.."
@@ -22,10 +22,6 @@ if [ -n "$missing" ] || ! command -v make >/dev/null 2>&1 || ! command -v cc >/d
 fi
 make -s -j"$(nproc 2>/dev/null || echo 2)"
 # testdata/fp.data: perf record -g of testdata/bin/burn (see testdata/README.md)
-if command -v flamegraph.pl >/dev/null 2>&1; then
-	build/bin/pd-fold testdata/fp.data | flamegraph.pl >fp.svg
-	echo "fp.svg: the flame graph of testdata/fp.data" >&2
-else
-	build/bin/pd-fold testdata/fp.data
-	echo "(folded stacks: pipe them into flamegraph.pl for an SVG)" >&2
-fi
+# (the same as build/bin/pd-fold testdata/fp.data | build/bin/pd-flame >fp.svg)
+build/bin/pd-fold --svg --title="testdata/fp.data" -o fp.svg testdata/fp.data
+echo "$PWD/fp.svg: the flame graph of testdata/fp.data; open it in a browser" >&2
