@@ -36,7 +36,10 @@ struct flame_frame {
 
 struct flame {
 	struct flame_opts o;
-	struct tool_arena arena;
+	struct tool_arena arena;	/* --reverse's keys, names */
+	char **bufs;			/* the inputs, whole: lines point into them */
+	size_t *mapped;			/* per buffer: its mapped size, 0: malloc'd */
+	size_t nbufs, bufs_cap;
 	struct flame_line *lines;
 	size_t nlines, lines_cap;
 	unsigned long bad_lines;
@@ -50,8 +53,12 @@ struct flame {
 	double time;		/* the sum of the widths */
 	double timemax;		/* time, or --total */
 	double maxdelta;
+	double min_time;	/* frames narrower than this are not drawn */
 	unsigned int depthmax;
 };
+
+/* flame-sort.c: the lines in flamegraph.pl's order (bytewise). 0 or -ENOMEM. */
+int flame_sort_lines(struct flame *fl);
 
 /* flame-layout.c: frames from lines, pruned; 0 or -ENOMEM/-ENODATA/-EDOM. */
 int flame_layout(struct flame *fl);

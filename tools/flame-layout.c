@@ -10,8 +10,8 @@
  * sorted order makes the usual flame graph and in input order a flame
  * chart. Frames narrower than --minwidth are dropped.
  *
- * Each line costs its number of frames; the sort costs n log n
- * comparisons of lines: no quadratic step for deep or many stacks.
+ * Each line costs its number of frames; the sort (flame-sort.c) n log n
+ * comparisons: no quadratic step for deep or many stacks.
  */
 #include <errno.h>
 #include <math.h>
@@ -41,17 +41,6 @@ struct walk {
 	struct span *fields;
 	size_t fields_cap;
 };
-
-static int cmp_lines(const void *a, const void *b)
-{
-	const struct flame_line *x = a, *y = b;
-	size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
-	int c = memcmp(x->key, y->key, n);
-
-	if (c)
-		return c;
-	return (x->key_len > y->key_len) - (x->key_len < y->key_len);
-}
 
 static int grow(void **v, size_t *cap, size_t need, size_t size)
 {
@@ -104,6 +93,11 @@ static int close_frame(struct flame *fl, const struct open_frame *o,
 {
 	struct flame_frame *f;
 
+	/* too narrow to draw: dropped as it closes, so memory stays small */
+	if (etime - o->stime < fl->min_time)
+		return 0;
+	if (depth > fl->depthmax)
+		fl->depthmax = depth;
 	if (grow((void **)&fl->frames, &fl->frames_cap, fl->nframes + 1,
 		 sizeof(*fl->frames)))
 		return -ENOMEM;
@@ -166,27 +160,33 @@ static int walk_line(struct flame *fl, struct walk *w, const struct flame_line *
 	return 0;
 }
 
-/* Drops frames narrower than --minwidth; the deepest left sets the height. */
-static void prune(struct flame *fl)
+/*
+ * The total, the scale and the narrowest frame drawn, before the walk:
+ * summed in the walk's order, the total is the walk's to the last bit.
+ */
+static int scale(struct flame *fl)
 {
-	double wpt = (fl->o.width - 20.0) / fl->timemax, min;
-	size_t i, n = 0;
+	double t = 0;
+	size_t i;
 
-	if (fl->o.minwidth_pct)
-		min = fl->timemax * fl->o.minwidth / 100;
-	else
-		min = fl->o.minwidth / wpt;
-	fl->depthmax = 0;
-	for (i = 0; i < fl->nframes; i++) {
-		struct flame_frame *f = &fl->frames[i];
-
-		if (f->etime - f->stime < min)
-			continue;
-		if (f->depth > fl->depthmax)
-			fl->depthmax = f->depth;
-		fl->frames[n++] = *f;
+	for (i = 0; i < fl->nlines; i++)
+		t += fl->lines[i].count;
+	if (!isfinite(t))
+		return -EDOM;
+	if (t <= 0)
+		return -ENODATA;
+	fl->timemax = t;
+	if (fl->o.total > t) {
+		fl->timemax = fl->o.total;
+	} else if (fl->o.total > 0 && fl->o.total / t > 0.02) {
+		pd_warn("--total %g is less than the total of the counts, %g: ignored",
+			fl->o.total, t);
 	}
-	fl->nframes = n;
+	if (fl->o.minwidth_pct)
+		fl->min_time = fl->timemax * fl->o.minwidth / 100;
+	else
+		fl->min_time = fl->o.minwidth / ((fl->o.width - 20.0) / fl->timemax);
+	return 0;
 }
 
 int flame_layout(struct flame *fl)
@@ -198,27 +198,20 @@ int flame_layout(struct flame *fl)
 	fl->nframes = 0;
 	fl->time = 0;
 	fl->maxdelta = 1;
-	if (!fl->o.flamechart)
-		qsort(fl->lines, fl->nlines, sizeof(*fl->lines), cmp_lines);
+	fl->depthmax = 0;
+	if (!fl->o.flamechart) {
+		ret = flame_sort_lines(fl);
+		if (ret)
+			return ret;
+	}
+	ret = scale(fl);
+	if (ret)
+		return ret;
 	for (i = 0; i < fl->nlines && !ret; i++)
 		ret = walk_line(fl, &w, &fl->lines[i]);
 	if (!ret)
 		ret = close_to(fl, &w, 0, fl->time);
 	free(w.open);
 	free(w.fields);
-	if (ret)
-		return ret;
-	if (!isfinite(fl->time))
-		return -EDOM;
-	if (fl->time <= 0)
-		return -ENODATA;
-	fl->timemax = fl->time;
-	if (fl->o.total > fl->time) {
-		fl->timemax = fl->o.total;
-	} else if (fl->o.total > 0 && fl->o.total / fl->time > 0.02) {
-		pd_warn("--total %g is less than the total of the counts, %g: ignored",
-			fl->o.total, fl->time);
-	}
-	prune(fl);
-	return 0;
+	return ret;
 }

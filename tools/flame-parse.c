@@ -8,8 +8,12 @@
  * differential line.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/cli.h"
 #include "flame-impl.h"
@@ -40,8 +44,19 @@ struct flame *flame__new(const struct flame_opts *o)
 
 void flame__free(struct flame *fl)
 {
+	size_t i;
+
 	if (!fl)
 		return;
+
+	for (i = 0; i < fl->nbufs; i++) {
+		if (fl->mapped[i])
+			munmap(fl->bufs[i], fl->mapped[i]);
+		else
+			free(fl->bufs[i]);
+	}
+	free(fl->bufs);
+	free(fl->mapped);
 	tool_arena__free(&fl->arena);
 	free(fl->lines);
 	free(fl->frames);
@@ -86,18 +101,26 @@ static bool split_count(const char *s, size_t len, size_t *num)
 	return true;
 }
 
-/* The count at s (validated digits, an optional point and digits). */
+/*
+ * The count at s (validated digits, an optional point and digits; not
+ * NUL-terminated: the input buffer may end right after it).
+ */
 static double count_value(const char *s, size_t len)
 {
-	char buf[64];
+	char buf[64], *p = buf;
+	double v;
 
-	/* strtod stops at the whitespace after it; long ones are copied */
-	if (len < sizeof(buf)) {
-		memcpy(buf, s, len);
-		buf[len] = '\0';
-		return strtod(buf, NULL);
+	if (len >= sizeof(buf)) {
+		p = malloc(len + 1);
+		if (!p)
+			return HUGE_VAL;	/* the total then is refused */
 	}
-	return strtod(s, NULL);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	v = strtod(p, NULL);
+	if (p != buf)
+		free(p);
+	return v;
 }
 
 /* Parses key[0..len) into l; false when it is not a stack line. */
@@ -177,7 +200,7 @@ static int add_line(struct flame *fl, const char *line, size_t len)
 {
 	struct flame_line l, *v;
 	const char *key;
-	size_t key_len = len;
+	size_t key_len;
 
 	if (!parse_line(line, len, &l))
 		return 1;
@@ -187,11 +210,6 @@ static int add_line(struct flame *fl, const char *line, size_t len)
 			return -ENOMEM;
 		if (!parse_line(key, key_len, &l))
 			return 1;
-	} else {
-		key = tool_arena__copy(&fl->arena, line, len);
-		if (!key)
-			return -ENOMEM;
-		parse_line(key, key_len, &l);
 	}
 	if (fl->nlines == fl->lines_cap) {
 		size_t cap = fl->lines_cap ? fl->lines_cap * 2 : 1024;
@@ -206,27 +224,124 @@ static int add_line(struct flame *fl, const char *line, size_t len)
 	return 0;
 }
 
+/* The whole stream in one buffer (kept: the lines point into it). */
+static char *slurp(FILE *in, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap), *p;
+
+	if (!buf)
+		return NULL;
+	for (;;) {
+		got = fread(buf + n, 1, cap - n, in);
+		n += got;
+		if (n < cap) {
+			if (ferror(in) || feof(in))
+				break;
+			continue;
+		}
+		/* large reallocs move pages, not bytes */
+		p = realloc(buf, cap * 2);
+		if (!p) {
+			free(buf);
+			errno = ENOMEM;
+			return NULL;
+		}
+		buf = p;
+		cap *= 2;
+	}
+	*len = n;
+	return buf;
+}
+
+/*
+ * A regular file is mapped rather than read: no copy of the input, and
+ * its pages come from the page cache. NULL when it cannot be (a pipe).
+ */
+static char *map_file(FILE *in, size_t *len)
+{
+	struct stat st;
+	void *p;
+	int fd = fileno(in);
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size <= 0 || lseek(fd, 0, SEEK_CUR) != 0 ||
+	    (uint64_t)st.st_size > SIZE_MAX)
+		return NULL;
+	p = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	*len = st.st_size;
+	return p;
+}
+
+static int keep_buffer(struct flame *fl, char *buf, size_t mapped)
+{
+	size_t *m;
+
+	char **v;
+
+	if (fl->nbufs == fl->bufs_cap) {
+		size_t cap = fl->bufs_cap ? fl->bufs_cap * 2 : 4;
+
+		v = realloc(fl->bufs, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		fl->bufs = v;
+		m = realloc(fl->mapped, cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		fl->mapped = m;
+		fl->bufs_cap = cap;
+	}
+	fl->mapped[fl->nbufs] = mapped;
+	fl->bufs[fl->nbufs++] = buf;
+	return 0;
+}
+
 int flame__read(struct flame *fl, FILE *in, const char *name)
 {
 	unsigned long lineno = 0;
-	char *line = NULL;
-	size_t cap = 0, len;
-	ssize_t n;
-	int ret = 0, r;
+	size_t size, len, mapped;
+	char *buf, *line, *end, *nl;
+	int r;
 
-	while ((n = getline(&line, &cap, in)) >= 0) {
+	buf = map_file(in, &size);
+	mapped = buf ? size : 0;
+	if (!buf)
+		buf = slurp(in, &size);
+	if (!buf) {
+		pd_err("out of memory");
+		return -ENOMEM;
+	}
+	if (!mapped && ferror(in)) {
+		pd_err("%s: read error: %s", name, strerror(errno));
+		free(buf);
+		return -EIO;
+	}
+	if (keep_buffer(fl, buf, mapped) < 0) {
+		if (mapped)
+			munmap(buf, mapped);
+		else
+			free(buf);
+		pd_err("out of memory");
+		return -ENOMEM;
+	}
+	for (line = buf, end = buf + size; line < end; line = nl + 1) {
+		nl = memchr(line, '\n', end - line);
+		if (!nl)
+			nl = end;
 		lineno++;
-		len = n;
+		len = nl - line;
 		/* CRLF files are common enough to read as intended */
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		while (len && line[len - 1] == '\r')
 			len--;
 		if (!len)
 			continue;
 		r = add_line(fl, line, len);
 		if (r < 0) {
 			pd_err("out of memory");
-			ret = r;
-			break;
+			return r;
 		}
 		if (r > 0 && !fl->bad_lines++) {
 			fl->first_bad_lineno = lineno;
@@ -234,10 +349,5 @@ int flame__read(struct flame *fl, FILE *in, const char *name)
 							      strlen(name) + 1);
 		}
 	}
-	if (!ret && ferror(in)) {
-		ret = -errno;
-		pd_err("%s: read error: %s", name, strerror(errno));
-	}
-	free(line);
-	return ret;
+	return 0;
 }
