@@ -103,3 +103,6 @@ B=$B sh "$top/tests/bench-unwind.sh"
 
 # how much pd-record slows a program next to perf record, same settings
 B=$B sh "$top/tests/bench-record.sh"
+
+# pd-flame next to flamegraph.pl, on the folded output of bench-fold's profile
+B=$B sh "$top/tests/bench-flame.sh"
