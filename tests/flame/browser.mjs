@@ -1,10 +1,10 @@
-// t0132's browser half: opens pd-flame SVGs in headless Chromium
+// t0142's browser half: opens pd-flame SVGs in headless Chromium
 // (tests/tools/webdriver.mjs) and prints one line per check, "ok|WHAT" or
 // "not ok|WHAT|DETAIL", for the shell test to count.
 //
 //   node browser.mjs SMALL.svg REAL.svg REAL_REGEX REAL_SHARE SHOT.png
 //
-// SMALL.svg is drawn from t0132's hand-made profile (its shares are
+// SMALL.svg is drawn from t0142's hand-made profile (its shares are
 // written below); REAL.svg from a folded testdata profile, where
 // searching REAL_REGEX must report REAL_SHARE (worked out by the shell
 // test from the folded lines).
