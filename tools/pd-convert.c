@@ -20,12 +20,14 @@
 
 #include "archive-make.h"
 #include "common/cli.h"
+#include "export.h"
 #include "unwind-summary.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: %s [OPTIONS] [IN|-] -o OUT|-\n"
+"       %s --to=FORMAT [OPTIONS] [IN|-] [-o OUT|-]\n"
 "Rewrite a perf.data file so that a given perf version reads it, or in\n"
 "another byte order, mode or compression. IN defaults to perf.data;\n"
 "'-' reads standard input or writes standard output.\n"
@@ -45,10 +47,10 @@ static void usage(FILE *f)
 "                          profile and the binaries, debug info and kallsyms\n"
 "                          that resolve its symbols (docs/archive.md); every\n"
 "                          pd tool reads such an archive as its input\n"
-"      --kallsyms=FILE     with --to=archive: the recording kernel's kallsyms\n"
-"      --vmlinux=FILE      with --to=archive: the recording kernel's vmlinux\n"
+"      --kallsyms=FILE     with --to: the recording kernel's kallsyms\n"
+"      --vmlinux=FILE      with --to: the recording kernel's vmlinux\n"
 "                          (stored when its build id is the recorded one)\n"
-"      --symfs=DIR         with --to=archive: look for the recorded files under DIR\n"
+"      --symfs=DIR         with --to: look for the recorded files under DIR\n"
 "                          (and JIT files: DIR/tmp/perf-PID.map, jitdumps)\n"
 "      --from-archive      IN is an archive: write OUT/perf.data (records\n"
 "                          decompressed unless --compress), OUT/.build-id/\n"
@@ -61,9 +63,10 @@ static void usage(FILE *f)
 "  -q, --quiet             no warnings\n"
 "  -v, --verbose           more messages\n"
 "  -h, --help              this help\n"
-"\n"
-"Exit status: 0 success, 1 unreadable input or failed write, 2 bad usage.\n",
-		pd_prog);
+"\n", pd_prog, pd_prog);
+	export_cli__usage(f);
+	fprintf(f, "\n"
+"Exit status: 0 success, 1 unreadable input or failed write, 2 bad usage.\n");
 }
 
 static void list_targets(void)
@@ -217,8 +220,11 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		EXPORT_CLI_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
+	struct export_opts xo = { .weight = EXPORT_WEIGHT_DEFAULT };
+	bool rewrite_opts = false;
 	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1 };
 	struct pd_reader_opts ro = { .sz = sizeof(ro), .load_aux = true };
 	struct pd_convert_report rep;
@@ -233,6 +239,13 @@ int main(int argc, char **argv)
 
 	pd_cli_init(argv[0]);
 	while ((c = getopt_long(argc, argv, "i:o:qvh", longopts, NULL)) != -1) {
+		if (export_cli__option(c, optarg, &xo))
+			continue;
+		/* options of the perf.data rewrite, not of --to */
+		rewrite_opts |= c >= 256 && c != OPT_LIST_TARGETS &&
+				c != OPT_LIST_SHIMS && c != OPT_TO &&
+				c != OPT_KALLSYMS && c != OPT_SYMFS &&
+				c != OPT_VMLINUX;
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -286,21 +299,23 @@ int main(int argc, char **argv)
 			do_explain = true;
 			break;
 		case OPT_TO:
+			/* the other formats: export.c's table */
 			if (strcmp(optarg, "archive"))
-				pd_usage_error("unknown output format '%s'", optarg);
-			to_archive = true;
+				export_cli__option(EXPORT_OPT_TO, optarg, &xo);
+			else
+				to_archive = true;
 			break;
 		case OPT_FROM_ARCHIVE:
 			from_archive = true;
 			break;
 		case OPT_KALLSYMS:
-			ao.kallsyms = optarg;
+			ao.kallsyms = xo.data.kallsyms = optarg;
 			break;
 		case OPT_SYMFS:
-			ao.symfs = optarg;
+			ao.symfs = xo.data.symfs = optarg;
 			break;
 		case OPT_VMLINUX:
-			ao.vmlinux = optarg;
+			ao.vmlinux = xo.data.vmlinux = optarg;
 			break;
 		case OPT_LIST_TARGETS:
 			list_targets();
@@ -327,6 +342,16 @@ int main(int argc, char **argv)
 		pd_usage_error("unexpected argument '%s'", argv[optind]);
 	if (!input)
 		input = "perf.data";
+	if (xo.format) {
+		if (rewrite_opts || from_archive)
+			pd_usage_error("--to=%s takes no perf.data rewriting options (--target-perf, --shim, --pipe, ...)",
+				       xo.format->name);
+		xo.input = input;
+		xo.output = output;
+		return export_cli__run(&xo);
+	}
+	if (xo.others)
+		pd_usage_error("--no-inline, --weight and --per-process go with --to");
 	if (!output && !do_explain)
 		pd_usage_error("no output given (-o FILE, or -o - for standard output)");
 	if ((to_archive || from_archive) && (do_explain || !output))

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/* pd-convert --to: the formats and their output file (see export.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/cli.h"
+#include "export.h"
+
+static const struct export_format formats[] = {
+	{ "script", export_script, false,
+	  "the text 'perf script' prints" },
+	{ NULL, NULL, false, NULL },
+};
+
+const struct export_format *export_formats(void)
+{
+	return formats;
+}
+
+const struct export_format *export_format__find(const char *name)
+{
+	const struct export_format *f;
+
+	for (f = formats; f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+bool export_cli__option(int opt, const char *arg, struct export_opts *o)
+{
+	switch (opt) {
+	case EXPORT_OPT_TO:
+		o->format = export_format__find(arg);
+		if (!o->format)
+			pd_usage_error("--to: unknown format '%s' (see --help)", arg);
+		return true;
+	case EXPORT_OPT_SYMFS:
+		o->data.symfs = arg;
+		break;
+	case EXPORT_OPT_KALLSYMS:
+		o->data.kallsyms = arg;
+		break;
+	case EXPORT_OPT_VMLINUX:
+		o->data.vmlinux = arg;
+		break;
+	case EXPORT_OPT_NO_INLINE:
+		o->data.no_inline = true;
+		break;
+	case EXPORT_OPT_WEIGHT:
+		if (!strcmp(arg, "samples"))
+			o->weight = EXPORT_WEIGHT_SAMPLES;
+		else if (!strcmp(arg, "time"))
+			o->weight = EXPORT_WEIGHT_TIME;
+		else if (!strcmp(arg, "period"))
+			o->weight = EXPORT_WEIGHT_PERIOD;
+		else
+			pd_usage_error("--weight takes 'samples', 'time' or 'period', not '%s'",
+				       arg);
+		break;
+	case EXPORT_OPT_PER_PROCESS:
+		o->per_process = true;
+		break;
+	default:
+		return false;
+	}
+	o->others = true;
+	return true;
+}
+
+void export_cli__usage(FILE *f)
+{
+	const struct export_format *x;
+
+	fprintf(f,
+"Other formats (--to):\n"
+"      --to=FORMAT         write IN in another tool's format:\n");
+	for (x = formats; x->name; x++)
+		fprintf(f, "                            %-11s %s\n", x->name, x->summary);
+	fprintf(f,
+"      --symfs, --kallsyms, --vmlinux as above\n"
+"      --no-inline         no inlined frames in DWARF callchains\n"
+"      --weight=W          speedscope: 'samples' (default), 'time' (ns:\n"
+"                          the period of cpu-clock/task-clock) or 'period'\n"
+"      --per-process       speedscope: a profile per process, not per thread\n");
+}
+
+int export_cli__run(struct export_opts *o)
+{
+	if (!o->output)
+		o->output = "-";
+	if (o->format->binary && !strcmp(o->output, "-") &&
+	    pd_cli_refuse_tty(stdout))
+		return PD_EXIT_USAGE;
+	if (pd_cli_same_file(o->input, o->output))
+		pd_usage_error("the output would overwrite the input '%s'", o->input);
+	return o->format->run(o);
+}
+
+int export_out__open(struct export_out *out, const char *path)
+{
+	const char *slash;
+	mode_t um;
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	out->path = path;
+	if (!strcmp(path, "-")) {
+		out->f = stdout;
+		out->name = "<stdout>";
+		return PD_EXIT_OK;
+	}
+	out->name = path;
+	/* ".NAME.XXXXXX" next to it, as the library's writer names its own */
+	slash = strrchr(path, '/');
+	if (asprintf(&out->tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0,
+		     path, slash ? slash + 1 : path) < 0) {
+		out->tmp = NULL;
+		pd_err("%s: %s", path, strerror(ENOMEM));
+		return PD_EXIT_DATA;
+	}
+	fd = mkstemp(out->tmp);
+	if (fd < 0 || !(out->f = fdopen(fd, "w"))) {
+		pd_err("%s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(out->tmp);
+		}
+		free(out->tmp);
+		out->tmp = NULL;
+		return PD_EXIT_DATA;
+	}
+	/* mkstemp makes it 0600: as a file created the usual way instead */
+	um = umask(0);
+	umask(um);
+	fchmod(fd, 0666 & ~um);
+	return PD_EXIT_OK;
+}
+
+int export_out__close(struct export_out *out, bool ok)
+{
+	int ret;
+
+	if (!out->f)
+		return PD_EXIT_DATA;
+	ret = pd_cli_close_output(out->f, out->name);
+	out->f = NULL;
+	if (!out->tmp)
+		return ok ? ret : PD_EXIT_DATA;
+	if (ok && !ret && rename(out->tmp, out->path)) {
+		pd_err("%s: %s", out->path, strerror(errno));
+		ret = PD_EXIT_DATA;
+	}
+	if (!ok || ret)
+		unlink(out->tmp);
+	free(out->tmp);
+	out->tmp = NULL;
+	return ok ? ret : PD_EXIT_DATA;
+}
