@@ -3,6 +3,10 @@
 # wrote:
 # - script: `perf script` itself, on every testdata file (the samples
 #   with callchains; tracepoint fields summarized as "...");
+# - pprof: `go tool pprof` reads it; per event, -top's total is the
+#   number of samples perf script prints and its flat/cum sample counts
+#   per function are those pd-fold's folded stacks give; -raw shows the
+#   mappings with their build ids, -tags the pid/tid/comm labels;
 # - bad input: a file cut in its header gives one error line and no
 #   output file; --to with the rewrite options is bad usage.
 . "$(dirname "$0")/lib.sh"
@@ -26,9 +30,82 @@ else
 	done
 fi
 
+# pprof_expect FOLDED: "FUNC FLAT CUM" from folded stacks (comm first),
+# each function counted once per stack for its cum, as pprof counts;
+# unknown frames ([...]) left out.
+pprof_expect() {
+	awk '{
+		n = $NF; sub(/ [0-9]+$/, "")
+		k = split($0, fr, ";")
+		delete seen
+		for (i = 2; i <= k; i++) {
+			if (fr[i] ~ /^\[/) continue
+			if (!(fr[i] in seen)) cum[fr[i]] += n
+			seen[fr[i]] = 1
+		}
+		if (fr[k] !~ /^\[/) flat[fr[k]] += n
+		all[fr[k]] = 1
+	}
+	END { for (f in cum) print f, flat[f] + 0, cum[f] }' "$1" | sort
+}
+# pprof_got TOPOUT: the same from go tool pprof -top, function names
+# as stackcollapse-perf.pl tidies them (cut at the first "("), without
+# pprof's " (inline)" mark; its unsymbolized "<unknown>" left out.
+pprof_got() {
+	awk '/^ *flat/ { on = 1; next }
+	on && NF >= 6 {
+		f = $6; for (i = 7; i <= NF; i++) f = f " " $i
+		sub(/ \(inline\)$/, "", f)
+		sub(/\(.*/, "", f)
+		if (f == "<unknown>" || f == "" || f ~ /^\[/) next
+		print f, $1, $4
+	}' "$1" | sort
+}
+
+if ! command -v go >/dev/null 2>&1; then
+	skip "go not installed (apt-get install golang-go): pprof output not checked"
+else
+	# go tool pprof keeps a cache and settings under $HOME
+	export HOME=$tmp/home GOCACHE=$tmp/gocache
+	mkdir -p "$HOME"
+	for n in fp inl dwarf inl-dwarf threads two-events mangled jit syscalls; do
+		f=$TD/$n.data
+		"$CONV" -q --to=pprof "$f" -o "$tmp/p.pb.gz" 2>"$tmp/err"
+		check "$n: --to=pprof (rc $?)" test -s "$tmp/p.pb.gz"
+		"$PD_BIN/pd-fold" -q --script "$f" | grep -v '^[[:space:]]' | grep -v '^$' |
+			awk '{ for (i = 2; i <= NF; i++) if ($i ~ /:$/ && $i !~ /^[0-9.]+:$/) { sub(/:$/, "", $i); print $i; break } }' |
+			sort | uniq -c >"$tmp/events"
+		nev=$(wc -l <"$tmp/events")
+		while read -r cnt ev; do
+			if [ "$nev" = 1 ]; then si=samples; else si="samples:$ev"; fi
+			go tool pprof -symbolize=none -top -nodecount=100000 -nodefraction=0 \
+				-sample_index="$si" "$tmp/p.pb.gz" >"$tmp/top" 2>"$tmp/top.err"
+			total=$(sed -n 's/^Showing nodes accounting for [0-9]*, [0-9.]*% of \([0-9]*\) total$/\1/p' "$tmp/top")
+			check "$n $ev: pprof -top total is perf's sample count ($cnt = ${total:-none})" \
+				test "$cnt" = "$total"
+			"$PD_BIN/pd-fold" -q --weight=samples --event-filter="$ev" "$f" >"$tmp/folded"
+			pprof_expect "$tmp/folded" >"$tmp/want"
+			pprof_got "$tmp/top" >"$tmp/got"
+			check "$n $ev: pprof flat/cum per function are pd-fold's ($(wc -l <"$tmp/want") functions)" \
+				cmp -s "$tmp/want" "$tmp/got"
+			diff "$tmp/want" "$tmp/got" | head -5
+		done <"$tmp/events"
+		go tool pprof -symbolize=none -raw "$tmp/p.pb.gz" 2>/dev/null >"$tmp/raw"
+		bid=$(file -L "$TD/bin/${n%%-*}" 2>/dev/null | sed -n 's/.*BuildID\[sha1\]=\([0-9a-f]*\).*/\1/p')
+		check "$n: pprof -raw lists mappings with build ids" \
+			grep -q -E '^[0-9]+: 0x[0-9a-f]+/0x[0-9a-f]+/0x[0-9a-f]+ .* [0-9a-f]{40}' "$tmp/raw"
+		go tool pprof -tags "$tmp/p.pb.gz" 2>/dev/null >"$tmp/tags"
+		comm=$(awk '!/^[ \t]/ && NF { print $1; exit }' "$tmp/ps" 2>/dev/null)
+		check "$n: pprof -tags shows pid, tid and comm labels" \
+			sh -c 'grep -q "^ *pid: Total" "$1" && grep -q "^ *tid: Total" "$1" && grep -q "^ *comm: Total" "$1"' sh "$tmp/tags"
+	done
+	"$CONV" --to=pprof "$TD/fp.data" -o - >/dev/null 2>&1 </dev/null
+	check "pprof to a pipe is fine" test $? = 0
+fi
+
 # bad input: cut in the file header
 head -c 100 "$TD/fp.data" >"$tmp/cut.data"
-for fmt in script; do
+for fmt in script pprof; do
 	"$CONV" --to=$fmt "$tmp/cut.data" -o "$tmp/out.$fmt" 2>"$tmp/err"
 	rc=$?
 	check "$fmt: a cut header is status 1 ($rc), one error line naming the file, no output" \

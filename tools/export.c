@@ -12,6 +12,8 @@
 static const struct export_format formats[] = {
 	{ "script", export_script, false,
 	  "the text 'perf script' prints" },
+	{ "pprof", export_pprof, true,
+	  "gzipped profile.proto for 'go tool pprof'" },
 	{ NULL, NULL, false, NULL },
 };
 

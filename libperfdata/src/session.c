@@ -791,7 +791,18 @@ PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
 	out->kernel = kernel;
 	out->dso_name = map->name;
 	out->addr = pd__map_ip(map, ip);
+	out->map_start = map->start;
+	out->map_end = map->end;
+	out->map_pgoff = map->pgoff;
+	out->build_id = map->build_id;
+	out->build_id_size = map->build_id_size;
 	out->dso = map_dso(s, map, kernel);
+	if (!out->build_id && out->dso) {
+		size_t n;
+
+		out->build_id = pd_dso__build_id(out->dso, &n);
+		out->build_id_size = out->build_id ? (uint8_t)n : 0;
+	}
 	if (out->dso)
 		out->sym = pd_dso__find(out->dso, out->addr);
 }

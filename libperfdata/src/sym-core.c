@@ -496,6 +496,16 @@ PD_EXPORT bool pd_dso__loaded(const struct pd_dso *d)
 	return d && d->loaded;
 }
 
+PD_EXPORT const uint8_t *pd_dso__build_id(const struct pd_dso *d, size_t *size)
+{
+	if (!d || !d->has_build_id || !d->build_id_size) {
+		*size = 0;
+		return NULL;
+	}
+	*size = d->build_id_size;
+	return d->build_id;
+}
+
 PD_EXPORT const char *pd_dso__symsrc(const struct pd_dso *d)
 {
 	return d ? d->symsrc : NULL;

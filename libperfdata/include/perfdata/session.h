@@ -81,6 +81,15 @@ struct pd_frame {
 	 * other fields are those of the frame it was inlined into.
 	 */
 	const char *inline_name;
+	/*
+	 * The map the address fell in (has_map): [map_start, map_end) at
+	 * file offset map_pgoff, and the build id of its file as the
+	 * recording names it (MMAP2, the BUILD_ID feature or records; for
+	 * the kernel its DSO's), NULL when unknown.
+	 */
+	uint64_t map_start, map_end, map_pgoff;
+	const uint8_t *build_id;
+	uint8_t build_id_size;
 };
 
 /* Resolve one address of thread t in cpumode (PD_MISC_*). */

@@ -183,6 +183,11 @@ int pd_dso__kernel_range(const struct pd_dso *d, uint64_t *start,
 int pd_dso__kernel_section(const struct pd_dso *d, size_t i,
 			   const char **name, uint64_t *start, uint64_t *end);
 
+/*
+ * The DSO's build id (the one it was asked for, else its file's): its
+ * bytes, valid as long as the symbolizer, and *size; NULL when unknown.
+ */
+const uint8_t *pd_dso__build_id(const struct pd_dso *d, size_t *size);
 /* Whether the DSO loaded (symbols found), and why not otherwise. */
 bool pd_dso__loaded(const struct pd_dso *d);
 

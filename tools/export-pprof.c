@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pd-convert --to=pprof: a gzipped profile.proto, as `go tool pprof`
+ * reads it. Message and field numbers (google/pprof proto/profile.proto):
+ *   Profile: sample_type 1, sample 2, mapping 3, location 4, function 5,
+ *     string_table 6, duration_nanos 10, comment 13,
+ *     default_sample_type 14;
+ *   ValueType: type 1, unit 2 (string indexes);
+ *   Sample: location_id 1 (packed, leaf first), value 2 (packed),
+ *     label 3;
+ *   Label: key 1, str 2, num 3;
+ *   Mapping: id 1, memory_start 2, memory_limit 3, file_offset 4,
+ *     filename 5, build_id 6, has_functions 7, has_line_numbers 9,
+ *     has_inline_frames 10;
+ *   Location: id 1, mapping_id 2, address 3, line 4 (innermost first);
+ *   Line: function_id 1, line 2;
+ *   Function: id 1, name 2, system_name 3, filename 4.
+ * Ids start at 1; string 0 is "".
+ *
+ * Values: two per event, "samples" (count) and the event's name (its
+ * period: nanoseconds for cpu-clock, task-clock and offcpu-time, else
+ * events); with several events the counts are "samples:EVENT". Labels
+ * pid, tid (numbers) and comm. Identical (event, thread, comm, stack)
+ * samples are one Sample with their values added up, so memory grows
+ * with distinct stacks and locations, not with samples: mappings,
+ * locations and functions are encoded when first seen.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfdata/evsel.h>
+#include <perfdata/format.h>
+#include <perfdata/symbols.h>
+
+#include "common/cli.h"
+#include "export-walk.h"
+#include "gzip-out.h"
+#include "intern.h"
+#include "pb.h"
+
+#define MAX_INLINE	64
+
+struct stack_values {
+	uint64_t count, period;
+};
+
+struct pprof {
+	struct intern strs, maps, funcs, locs, stacks;
+	struct stack_values *values;	/* by stack */
+	size_t nr_values;
+	struct pb mappings, locations, functions;	/* Profile fields 3-5 */
+	struct pb msg, line;			/* scratch */
+	uint64_t *key;				/* a sample's key */
+	size_t key_cap;
+	uint64_t first_time, last_time;
+	bool has_time;
+	int err;
+};
+
+static uint64_t str_id(struct pprof *p, const char *s)
+{
+	int64_t id = intern__str(&p->strs, s ? s : "");
+
+	if (id < 0) {
+		p->err = -ENOMEM;
+		return 0;
+	}
+	return (uint64_t)id;
+}
+
+static uint64_t mapping_id(struct pprof *p, const struct pd_frame *f)
+{
+	uint64_t key[5];
+	char hex[2 * 255 + 1];
+	int added;
+	int64_t id;
+	size_t i;
+
+	for (i = 0; i < f->build_id_size; i++)
+		sprintf(hex + 2 * i, "%02x", f->build_id[i]);
+	hex[2 * i] = '\0';
+	key[0] = f->map_start;
+	key[1] = f->map_end;
+	key[2] = f->map_pgoff;
+	key[3] = str_id(p, f->dso_name);
+	key[4] = str_id(p, hex);
+	id = intern__add(&p->maps, key, sizeof(key), &added);
+	if (id < 0) {
+		p->err = -ENOMEM;
+		return 0;
+	}
+	if (added) {
+		struct pb *m = &p->msg;
+
+		pb__reset(m);
+		pb__u64(m, 1, id + 1);
+		pb__u64(m, 2, f->map_start);
+		pb__u64(m, 3, f->map_end);
+		pb__u64(m, 4, f->map_pgoff);
+		pb__u64(m, 5, key[3]);
+		pb__u64(m, 6, key[4]);
+		pb__u64(m, 7, f->dso && pd_dso__loaded(f->dso));
+		pb__msg(&p->mappings, 3, m);
+	}
+	return id + 1;
+}
+
+static uint64_t function_id(struct pprof *p, const char *name, const char *file)
+{
+	uint64_t key[2] = { str_id(p, name), str_id(p, file) };
+	int added;
+	int64_t id = intern__add(&p->funcs, key, sizeof(key), &added);
+
+	if (id < 0) {
+		p->err = -ENOMEM;
+		return 0;
+	}
+	if (added) {
+		struct pb *m = &p->msg;
+
+		pb__reset(m);
+		pb__u64(m, 1, id + 1);
+		pb__u64(m, 2, key[0]);
+		pb__u64(m, 3, key[0]);
+		pb__u64(m, 4, key[1]);
+		pb__msg(&p->functions, 5, m);
+	}
+	return id + 1;
+}
+
+/*
+ * A new location: frames f[0..n) are the inlined frames of f[n - 1],
+ * innermost first, then f[n - 1] itself. Their source lines come from
+ * the DSO's inline chain at the address when it has as many entries.
+ */
+static void encode_location(struct pprof *p, uint64_t id,
+			    const struct pd_frame *f, int n)
+{
+	const struct pd_frame *real = &f[n - 1];
+	struct pd_inline_frame chain[MAX_INLINE];
+	uint64_t fids[MAX_INLINE], mid;
+	int m = 0, i;
+	struct pb *msg = &p->msg, *line = &p->line;
+
+	if (!real->sym)
+		n = 0;		/* no symbol: an address in its mapping */
+	if (n && real->dso)
+		m = pd_dso__inline_frames(real->dso, real->addr, chain, MAX_INLINE);
+	if (m < 0)
+		m = 0;
+	for (i = 0; i < n; i++) {
+		const char *name = i < n - 1 ? f[i].inline_name : real->sym->name;
+		const char *file = NULL;
+
+		if (m == n)
+			file = chain[i].file;
+		else if (m && i == n - 1)
+			file = chain[m - 1].file;
+		fids[i] = function_id(p, name, file);
+	}
+	/* mapping_id() encodes with the same scratch buffer */
+	mid = real->has_map ? mapping_id(p, real) : 0;
+	pb__reset(msg);
+	pb__u64(msg, 1, id);
+	pb__u64(msg, 2, mid);
+	pb__u64(msg, 3, real->ip);
+	for (i = 0; i < n; i++) {
+		unsigned int ln = 0;
+
+		if (m == n)
+			ln = chain[i].line;
+		else if (m && i == n - 1)
+			ln = chain[m - 1].line;
+		pb__reset(line);
+		pb__u64(line, 1, fids[i]);
+		pb__u64(line, 2, ln);
+		pb__msg(msg, 4, line);
+	}
+	pb__msg(&p->locations, 4, msg);
+}
+
+/* The location of frames f[0..n) (see encode_location): its id. */
+static uint64_t location_id(struct pprof *p, const struct pd_frame *f, int n)
+{
+	uint64_t key[4 + MAX_INLINE];
+	const struct pd_frame *real = &f[n - 1];
+	int added, i;
+	int64_t id;
+
+	key[0] = real->ip;
+	key[1] = real->map_start;
+	key[2] = (uintptr_t)real->dso_name;
+	key[3] = (uintptr_t)real->sym;
+	for (i = 0; i < n - 1; i++)
+		key[4 + i] = (uintptr_t)f[i].inline_name;
+	id = intern__add(&p->locs, key, (3 + n) * sizeof(key[0]), &added);
+	if (id < 0) {
+		p->err = -ENOMEM;
+		return 0;
+	}
+	if (added)
+		encode_location(p, id + 1, f, n);
+	return id + 1;
+}
+
+static int add_sample(void *ctx, struct pd_reader *r,
+		      const struct export_sample *s)
+{
+	struct pprof *p = ctx;
+	const struct pd_sample *smp = &s->ev->u.sample;
+	size_t need = 4 + (size_t)s->nr_frames, k = 0;
+	struct stack_values *v;
+	int added, i, j;
+	int64_t id;
+
+	if (need > p->key_cap) {
+		uint64_t *key = realloc(p->key, need * 2 * sizeof(*key));
+
+		if (!key)
+			return -ENOMEM;
+		p->key = key;
+		p->key_cap = need * 2;
+	}
+	p->key[k++] = s->ev->evsel ? (uint64_t)s->ev->evsel->idx : 0;
+	p->key[k++] = (uint32_t)pd_thread__pid(s->thread);
+	p->key[k++] = (uint32_t)pd_thread__tid(s->thread);
+	p->key[k++] = str_id(p, pd_thread__comm(s->thread));
+	for (i = 0; i < s->nr_frames; i = j) {
+		/* an inlined frame's chain ends at its real frame */
+		for (j = i; j < s->nr_frames - 1 && s->frames[j].inline_name &&
+			    j - i < MAX_INLINE - 1; j++)
+			;
+		j++;
+		p->key[k++] = location_id(p, &s->frames[i], j - i);
+	}
+	if (p->err)
+		return p->err;
+	id = intern__add(&p->stacks, p->key, k * sizeof(p->key[0]), &added);
+	if (id < 0)
+		return -ENOMEM;
+	if ((size_t)id >= p->nr_values) {
+		size_t n = p->nr_values ? p->nr_values * 2 : 1024;
+
+		v = realloc(p->values, n * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		memset(v + p->nr_values, 0, (n - p->nr_values) * sizeof(*v));
+		p->values = v;
+		p->nr_values = n;
+	}
+	v = &p->values[id];
+	v->count++;
+	v->period += (smp->sample_type & PD_SAMPLE_PERIOD) ? smp->period : 1;
+	if (smp->sample_type & PD_SAMPLE_TIME) {
+		if (!p->has_time || smp->time < p->first_time)
+			p->first_time = smp->time;
+		if (!p->has_time || smp->time > p->last_time)
+			p->last_time = smp->time;
+		p->has_time = true;
+	}
+	return 0;
+}
+
+static bool counts_time(const struct pd_evsel *e, const char *name)
+{
+	/* software events: cpu-clock (0) and task-clock (1) count ns */
+	return (e->attr.type == 1 && e->attr.config <= 1) ||
+	       !strcmp(name, "offcpu-time");
+}
+
+static void value_type(struct pb *out, struct pb *m, uint64_t type,
+		       uint64_t unit)
+{
+	pb__reset(m);
+	pb__u64(m, 1, type);
+	pb__u64(m, 2, unit);
+	pb__msg(out, 1, m);
+}
+
+static void label(struct pb *out, struct pb *m, uint64_t key, uint64_t str,
+		  uint64_t num)
+{
+	pb__reset(m);
+	pb__u64(m, 1, key);
+	pb__u64(m, 2, str);
+	pb__u64(m, 3, num);
+	pb__msg(out, 3, m);
+}
+
+/* The header fields and the samples, into pb, flushed to gz as it fills. */
+static int write_profile(struct pprof *p, struct pd_reader *r,
+			 const char *input, struct gzip_out *gz)
+{
+	size_t nev = pd_reader__nr_evsels(r), i, e;
+	struct pb out = { 0 }, sm = { 0 }, m = { 0 };
+	uint64_t *vals = NULL, k_pid, k_tid, k_comm, default_type = 0;
+	uint64_t *locs = NULL;
+	char name[256], tname[300], *comment = NULL;
+	int ret = -ENOMEM;
+
+	if (!nev)
+		nev = 1;
+	vals = calloc(2 * nev, sizeof(*vals));
+	if (!vals)
+		goto out;
+	for (e = 0; e < nev; e++) {
+		const struct pd_evsel *ev = pd_reader__evsel(r, e);
+		uint64_t unit = str_id(p, "events");
+
+		if (ev) {
+			pd_evsel__name(ev, r, name, sizeof(name));
+			if (counts_time(ev, name))
+				unit = str_id(p, "nanoseconds");
+		} else {
+			snprintf(name, sizeof(name), "event%zu", e);
+		}
+		if (nev == 1)
+			snprintf(tname, sizeof(tname), "samples");
+		else
+			snprintf(tname, sizeof(tname), "samples:%s", name);
+		value_type(&out, &m, str_id(p, tname), str_id(p, "count"));
+		value_type(&out, &m, str_id(p, name), unit);
+		if (!e)
+			default_type = str_id(p, name);
+	}
+	k_pid = str_id(p, "pid");
+	k_tid = str_id(p, "tid");
+	k_comm = str_id(p, "comm");
+	if (asprintf(&comment, "pd-convert --to=pprof %s", input) < 0) {
+		comment = NULL;
+		goto out;
+	}
+	pb__u64(&out, 13, str_id(p, comment));
+	pb__u64(&out, 14, default_type);
+	if (p->has_time)
+		pb__u64(&out, 10, p->last_time - p->first_time);
+	for (i = 0; i < p->stacks.nr; i++) {
+		const struct intern_key *key = intern__key(&p->stacks, i);
+		const uint64_t *kv = key->p;
+		size_t nk = key->len / sizeof(uint64_t);
+
+		e = kv[0] < nev ? kv[0] : 0;
+		memset(vals, 0, 2 * nev * sizeof(*vals));
+		vals[2 * e] = p->values[i].count;
+		vals[2 * e + 1] = p->values[i].period;
+		pb__reset(&sm);
+		/* the key holds the location ids from its fifth entry */
+		locs = (uint64_t *)(kv + 4);
+		pb__packed(&sm, 1, locs, nk - 4);
+		pb__packed(&sm, 2, vals, 2 * nev);
+		label(&sm, &m, k_pid, 0, kv[1]);
+		label(&sm, &m, k_tid, 0, kv[2]);
+		label(&sm, &m, k_comm, kv[3], 0);
+		pb__msg(&out, 2, &sm);
+		if (out.n > 1 << 20) {
+			if (out.oom || gzip_out__write(gz, out.p, out.n))
+				goto out;
+			pb__reset(&out);
+		}
+	}
+	if (p->err || out.oom || p->mappings.oom || p->locations.oom ||
+	    p->functions.oom)
+		goto out;
+	ret = -EIO;
+	if (gzip_out__write(gz, out.p, out.n) ||
+	    gzip_out__write(gz, p->mappings.p, p->mappings.n) ||
+	    gzip_out__write(gz, p->locations.p, p->locations.n) ||
+	    gzip_out__write(gz, p->functions.p, p->functions.n))
+		goto out;
+	/* the string table last: everything above named its strings */
+	for (i = 0; i < p->strs.nr; i++) {
+		const struct intern_key *key = intern__key(&p->strs, i);
+
+		pb__reset(&out);
+		pb__bytes(&out, 6, key->p, key->len);
+		if (out.oom) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		if (gzip_out__write(gz, out.p, out.n))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(comment);
+	free(vals);
+	pb__free(&out);
+	pb__free(&sm);
+	pb__free(&m);
+	return ret;
+}
+
+struct pprof_run {
+	struct pprof p;
+	const struct export_opts *o;
+	struct export_out out;
+};
+
+static int sample_cb(void *ctx, struct pd_reader *r,
+		     const struct export_sample *s)
+{
+	return add_sample(&((struct pprof_run *)ctx)->p, r, s);
+}
+
+static int done_cb(void *ctx, struct pd_reader *r)
+{
+	struct pprof_run *run = ctx;
+	struct gzip_out *gz;
+	int err;
+
+	if (export_out__open(&run->out, run->o->output))
+		return PD_EXIT_DATA;
+	gz = gzip_out__new(run->out.f);
+	if (!gz) {
+		pd_err("%s", strerror(ENOMEM));
+		export_out__close(&run->out, false);
+		return PD_EXIT_DATA;
+	}
+	err = write_profile(&run->p, r, run->o->input, gz);
+	if (err) {
+		gzip_out__free(gz);
+		if (err == -ENOMEM)
+			pd_err("%s", strerror(ENOMEM));
+		else
+			pd_err("%s: write error: %s", run->out.name,
+			       strerror(errno ? errno : EIO));
+		export_out__close(&run->out, false);
+		return PD_EXIT_DATA;
+	}
+	if (gzip_out__finish(gz)) {
+		export_out__close(&run->out, false);
+		pd_err("%s: write error: %s", run->out.name, strerror(errno ? errno : EIO));
+		return PD_EXIT_DATA;
+	}
+	return export_out__close(&run->out, true);
+}
+
+static void pprof_free(struct pprof *p)
+{
+	intern__free(&p->strs);
+	intern__free(&p->maps);
+	intern__free(&p->funcs);
+	intern__free(&p->locs);
+	intern__free(&p->stacks);
+	free(p->values);
+	free(p->key);
+	pb__free(&p->mappings);
+	pb__free(&p->locations);
+	pb__free(&p->functions);
+	pb__free(&p->msg);
+	pb__free(&p->line);
+}
+
+/*
+ * The output is opened once the input is read: a run that fails on
+ * the input leaves no file.
+ */
+int export_pprof(const struct export_opts *o)
+{
+	static const struct export_walk_ops ops = {
+		.sample = sample_cb,
+		.done = done_cb,
+	};
+	struct pprof_run *run = calloc(1, sizeof(*run));
+	int ret;
+
+	if (!run) {
+		pd_err("%s", strerror(ENOMEM));
+		return PD_EXIT_DATA;
+	}
+	run->o = o;
+	/* string 0 is the empty string */
+	str_id(&run->p, "");
+	ret = export_walk(o, &ops, run);
+	pprof_free(&run->p);
+	free(run);
+	return ret;
+}

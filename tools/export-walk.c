@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/* See export-walk.h; the loop of fold-data.c without the folding. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfdata/format.h>
+#include <perfdata/symbols.h>
+#include <perfdata/unwind.h>
+
+#include "common/cli.h"
+#include "export-walk.h"
+
+/* as fold-data.c: perf script's --max-stack, inline frames on top */
+#define MAX_STACK	127
+#define MAX_FRAMES	(MAX_STACK * 16)
+#define MAX_GROUP	256
+
+struct walk {
+	struct pd_reader *r;
+	struct pd_symbolizer *sym;
+	struct pd_session *session;
+	struct pd_unwinder *unwinder;
+	struct pd_read_periods *reads;
+	const struct export_walk_ops *ops;
+	void *ctx;
+	struct pd_read_delivery deliveries[MAX_GROUP];
+	struct pd_frame frames[MAX_FRAMES];
+};
+
+static int one(struct walk *w, const struct pd_event *ev)
+{
+	const struct pd_sample *s = &ev->u.sample;
+	struct export_sample xs = { .ev = ev, .frames = w->frames };
+	int32_t pid = -1, tid = -1;
+	int n;
+
+	if (s->sample_type & PD_SAMPLE_TID) {
+		pid = (int32_t)s->pid;
+		tid = (int32_t)s->tid;
+	}
+	xs.thread = pd_session__thread(w->session, pid, tid);
+	if (!xs.thread)
+		return -ENOMEM;
+	n = pd_unwinder__sample_frames(w->unwinder, xs.thread, ev, w->frames,
+				       MAX_FRAMES);
+	if (n == -ENODATA) {
+		/* perf prints the sample alone: its ip */
+		pd_session__resolve(w->session, xs.thread,
+				    ev->misc & PD_MISC_CPUMODE_MASK,
+				    s->ip, &w->frames[0]);
+		n = 1;
+	}
+	if (n < 0)
+		return n;
+	xs.nr_frames = n;
+	return w->ops->sample(w->ctx, w->r, &xs);
+}
+
+static int sample(struct walk *w, const struct pd_event *ev)
+{
+	struct pd_read_delivery *d = w->deliveries;
+	struct pd_event copy;
+	int n, i, err;
+
+	if (!(ev->u.sample.sample_type & PD_SAMPLE_READ))
+		return one(w, ev);
+	n = pd_read_periods__deliver(w->reads, ev, d, MAX_GROUP);
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++) {
+		copy = *ev;
+		copy.evsel = d[i].evsel;
+		copy.u.sample.period = d[i].period;
+		copy.u.sample.id = d[i].id;
+		err = one(w, &copy);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,
+		void *ctx)
+{
+	struct pd_reader_opts ropts = {
+		.sz = sizeof(ropts),
+		.order = PD_ORDER_TIME,
+	};
+	struct pd_symbolizer_opts sopts = {
+		.sz = sizeof(sopts),
+		.symfs = o->data.symfs,
+		.kallsyms = o->data.kallsyms,
+		.vmlinux = o->data.vmlinux,
+	};
+	struct pd_session_opts xopts = { .sz = sizeof(xopts) };
+	struct pd_unwind_opts uopts = {
+		.sz = sizeof(uopts),
+		.max_stack = MAX_STACK,
+		.no_inline = o->data.no_inline,
+	};
+	const struct pd_event *ev = NULL;
+	struct walk *w;
+	int ret = PD_EXIT_DATA, err;
+
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		pd_err("%s: %s", o->input, strerror(ENOMEM));
+		return PD_EXIT_DATA;
+	}
+	w->ops = ops;
+	w->ctx = ctx;
+	w->r = pd_cli_open(o->input, &ropts);
+	if (!w->r)
+		goto out;
+	w->sym = pd_symbolizer__new(&sopts);
+	xopts.symbolizer = w->sym;
+	if (w->sym)
+		w->session = pd_session__new(w->r, &xopts);
+	if (w->session)
+		w->unwinder = pd_unwinder__new(w->session, w->r, &uopts);
+	w->reads = pd_read_periods__new(w->r);
+	if (!w->sym || !w->session || !w->unwinder || !w->reads) {
+		pd_err("%s: %s", o->input, strerror(ENOMEM));
+		goto out;
+	}
+	while ((err = pd_reader__next(w->r, &ev)) > 0) {
+		if (ev->type == PD_RECORD_SAMPLE)
+			err = sample(w, ev);
+		else
+			err = pd_session__event(w->session, ev);
+		if (err < 0) {
+			pd_err("%s: offset %#" PRIx64 ": %s", o->input, ev->offset,
+			       pd_strerror(err));
+			goto out;
+		}
+	}
+	if (err < 0) {
+		pd_err("%s", pd_reader__errmsg(w->r));
+		goto out;
+	}
+	ret = ops->done ? ops->done(ctx, w->r) : PD_EXIT_OK;
+out:
+	pd_read_periods__free(w->reads);
+	pd_unwinder__free(w->unwinder);
+	pd_session__free(w->session);
+	pd_symbolizer__free(w->sym);
+	pd_reader__close(w->r);
+	free(w);
+	return ret;
+}
