@@ -7,6 +7,11 @@
 #   number of samples perf script prints and its flat/cum sample counts
 #   per function are those pd-fold's folded stacks give; -raw shows the
 #   mappings with their build ids, -tags the pid/tid/comm labels;
+# - speedscope: speedscope itself (tests/browser, its built web app in
+#   headless Chromium) loads the file without error, and the total
+#   weight it computes for each thread's profile is the number of samples
+#   perf script prints for that thread; --per-process adds them up per
+#   process; the JSON parses (node);
 # - bad input: a file cut in its header gives one error line and no
 #   output file; --to with the rewrite options is bad usage.
 . "$(dirname "$0")/lib.sh"
@@ -103,9 +108,52 @@ else
 	check "pprof to a pipe is fine" test $? = 0
 fi
 
+# speedscope: "TID COUNT" from perf script, "TID WEIGHT" from speedscope
+SSDIR=$PD_TOP/tests/browser
+if ! have_perf; then
+	skip "perf not installed: speedscope sample counts not compared"
+elif ! have_browser || [ ! -d "$SSDIR/node_modules/speedscope" ]; then
+	skip "no browser or no speedscope (cd tests/browser && npm ci; apt-get install chromium chromium-driver): speedscope not checked"
+else
+	for n in fp threads two-events dwarf read offcpu; do
+		f=$TD/$n.data
+		"$CONV" -q --to=speedscope --weight=samples "$f" -o "$tmp/s.json" 2>"$tmp/err"
+		check "$n: --to=speedscope (rc $?) parses as JSON" \
+			node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$tmp/s.json"
+		perf script -F tid -i "$f" 2>/dev/null </dev/null | awk '{ n[$1]++ } END { for (t in n) print t, n[t] }' |
+			sort >"$tmp/want"
+		node "$SSDIR/speedscope-load.mjs" "$tmp/s.json" "$tmp" >"$tmp/ss" 2>"$tmp/ss.err"
+		rc=$?
+		# "WEIGHT<tab>comm (pid P, tid T)[ event]": add up per tid
+		cat "$tmp/ss" | sed -n 's/^\([0-9]*\)	.*, tid \([0-9-]*\)).*/\2 \1/p' |
+			awk '{ n[$1] += $2 } END { for (t in n) print t, n[t] }' | sort >"$tmp/got"
+		check "$n: speedscope loads it (rc $rc) with perf's samples per thread ($(awk '{ s += $2 } END { print s }' "$tmp/want") samples, $(wc -l <"$tmp/want") threads)" \
+			sh -c '[ '$rc' = 0 ] && cmp -s "$1" "$2"' sh "$tmp/want" "$tmp/got"
+		diff "$tmp/want" "$tmp/got" | head -4
+		head -2 "$tmp/ss.err"
+	done
+	f=$TD/threads.data
+	"$CONV" -q --to=speedscope --per-process "$f" -o "$tmp/s.json"
+	node "$SSDIR/speedscope-load.mjs" "$tmp/s.json" "$tmp" >"$tmp/ss" 2>&1
+	perf script -F pid -i "$f" 2>/dev/null </dev/null | awk '{ n[$1]++ } END { for (t in n) print t, n[t] }' | sort >"$tmp/want"
+	sed -n 's/^\([0-9]*\)	.*(pid \([0-9-]*\)).*/\2 \1/p' "$tmp/ss" | sort >"$tmp/got"
+	check "threads --per-process: one profile per process with its samples ($(cat "$tmp/want"))" \
+		cmp -s "$tmp/want" "$tmp/got"
+fi
+"$CONV" -q --to=speedscope --weight=time "$TD/fp.data" -o "$tmp/s.json"
+check "--weight=time of cpu-clock: nanoseconds, the period" \
+	node -e 'const p = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).profiles[0];
+		if (p.unit !== "nanoseconds" || p.endValue !== 300 * 1001001) process.exit(1)' "$tmp/s.json"
+"$CONV" -q --to=speedscope --weight=time "$TD/period.data" -o "$tmp/s.json" 2>"$tmp/err"
+rm -f "$tmp/s.json"
+"$CONV" -q --to=speedscope --weight=time "$TD/tracepoint.data" -o "$tmp/s.json" 2>"$tmp/err"
+rc=$?
+check "--weight=time of a tracepoint is refused (rc $rc), no output" \
+	sh -c '[ '$rc' != 0 ] && [ ! -e "$1" ] && grep -q "does not count time" "$2"' sh "$tmp/s.json" "$tmp/err"
+
 # bad input: cut in the file header
 head -c 100 "$TD/fp.data" >"$tmp/cut.data"
-for fmt in script pprof; do
+for fmt in script pprof speedscope; do
 	"$CONV" --to=$fmt "$tmp/cut.data" -o "$tmp/out.$fmt" 2>"$tmp/err"
 	rc=$?
 	check "$fmt: a cut header is status 1 ($rc), one error line naming the file, no output" \

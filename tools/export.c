@@ -14,6 +14,8 @@ static const struct export_format formats[] = {
 	  "the text 'perf script' prints" },
 	{ "pprof", export_pprof, true,
 	  "gzipped profile.proto for 'go tool pprof'" },
+	{ "speedscope", export_speedscope, false,
+	  "speedscope's JSON file format" },
 	{ NULL, NULL, false, NULL },
 };
 
