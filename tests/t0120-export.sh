@@ -12,6 +12,11 @@
 #   weight it computes for each thread's profile is the number of samples
 #   perf script prints for that thread; --per-process adds them up per
 #   process; the JSON parses (node);
+# - json: every line parses (node); the input rebuilt from the lines'
+#   bytes is the input, byte for byte (lossless), and the records are
+#   those pd-info --dump shows, with the same offsets, sizes, types and
+#   sample fields (tests/tools/json-check.mjs), for every testdata and
+#   corpus file pd-info reads;
 # - bad input: a file cut in its header gives one error line and no
 #   output file; --to with the rewrite options is bad usage.
 . "$(dirname "$0")/lib.sh"
@@ -151,9 +156,34 @@ rc=$?
 check "--weight=time of a tracepoint is refused (rc $rc), no output" \
 	sh -c '[ '$rc' != 0 ] && [ ! -e "$1" ] && grep -q "does not count time" "$2"' sh "$tmp/s.json" "$tmp/err"
 
+# json
+if ! command -v node >/dev/null 2>&1; then
+	skip "node not installed: --to=json not checked"
+else
+	n=0
+	for f in "$TD"/*.data $(perf_files "$PD_CORPUS"); do
+		"$PD_BIN/pd-info" -q --dump "$f" >"$tmp/dump" 2>/dev/null || continue
+		name=${f#"$PD_TOP/"}
+		name=${name#"$PD_CORPUS/"}
+		n=$((n + 1))
+		"$CONV" -q --to=json "$f" -o "$tmp/j.jsonl" 2>"$tmp/err"
+		rc=$?
+		out=$(node "$PD_TOP/tests/tools/json-check.mjs" "$f" "$tmp/j.jsonl" "$tmp/dump" 2>&1)
+		jrc=$?
+		check "$name: --to=json (rc $rc) is lossless and has pd-info's records: $out" \
+			test $rc = 0 -a $jrc = 0
+	done
+	check "json: files checked ($n)" test "$n" -gt 30
+	"$CONV" -q --to=json - <"$TD/pipe.data" >"$tmp/j.jsonl"
+	"$PD_BIN/pd-info" -q --dump "$TD/pipe.data" >"$tmp/dump.pipe"
+	check "json from standard input: the records, raw in host order" \
+		sh -c 'head -1 "$1" | grep -q "\"raw_source\":\"host-order\"" && [ "$(grep -c "\"type\":\"record\"" "$1")" = "$(grep -c "^0x" "$2")" ]' \
+		sh "$tmp/j.jsonl" "$tmp/dump.pipe"
+fi
+
 # bad input: cut in the file header
 head -c 100 "$TD/fp.data" >"$tmp/cut.data"
-for fmt in script pprof speedscope; do
+for fmt in script pprof speedscope json; do
 	"$CONV" --to=$fmt "$tmp/cut.data" -o "$tmp/out.$fmt" 2>"$tmp/err"
 	rc=$?
 	check "$fmt: a cut header is status 1 ($rc), one error line naming the file, no output" \

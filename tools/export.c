@@ -16,6 +16,8 @@ static const struct export_format formats[] = {
 	  "gzipped profile.proto for 'go tool pprof'" },
 	{ "speedscope", export_speedscope, false,
 	  "speedscope's JSON file format" },
+	{ "json", export_json, false,
+	  "every record and feature as JSON Lines (docs/json-schema.md)" },
 	{ NULL, NULL, false, NULL },
 };
 
