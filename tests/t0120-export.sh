@@ -81,7 +81,8 @@ else
 	for n in fp inl dwarf inl-dwarf threads two-events mangled jit syscalls; do
 		f=$TD/$n.data
 		"$CONV" -q --to=pprof "$f" -o "$tmp/p.pb.gz" 2>"$tmp/err"
-		check "$n: --to=pprof (rc $?)" test -s "$tmp/p.pb.gz"
+		rc=$?
+		check "$n: --to=pprof (rc $rc)" test $rc = 0 -a -s "$tmp/p.pb.gz"
 		"$PD_BIN/pd-fold" -q --script "$f" | grep -v '^[[:space:]]' | grep -v '^$' |
 			awk '{ for (i = 2; i <= NF; i++) if ($i ~ /:$/ && $i !~ /^[0-9.]+:$/) { sub(/:$/, "", $i); print $i; break } }' |
 			sort | uniq -c >"$tmp/events"
@@ -123,8 +124,10 @@ else
 	for n in fp threads two-events dwarf read offcpu; do
 		f=$TD/$n.data
 		"$CONV" -q --to=speedscope --weight=samples "$f" -o "$tmp/s.json" 2>"$tmp/err"
-		check "$n: --to=speedscope (rc $?) parses as JSON" \
-			node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$tmp/s.json"
+		rc=$?
+		node -e 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))' "$tmp/s.json" 2>/dev/null
+		jrc=$?
+		check "$n: --to=speedscope (rc $rc) parses as JSON" test $rc = 0 -a $jrc = 0
 		perf script -F tid -i "$f" 2>/dev/null </dev/null | awk '{ n[$1]++ } END { for (t in n) print t, n[t] }' |
 			sort >"$tmp/want"
 		node "$SSDIR/speedscope-load.mjs" "$tmp/s.json" "$tmp" >"$tmp/ss" 2>"$tmp/ss.err"
