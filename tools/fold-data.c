@@ -184,6 +184,37 @@ static int fold_sample(struct fold_run *run, const struct pd_event *ev)
 	return 0;
 }
 
+/*
+ * A sample without a callchain, as perf script prints it: the header,
+ * then, when perf shows the address, " %16lx sym+off (dso)" on the same
+ * line.
+ */
+static int print_oneline(struct fold_run *run, const struct pd_event *ev)
+{
+	const struct pd_sample *s = &ev->u.sample;
+	int32_t pid = -1, tid = -1;
+	struct pd_thread *t;
+	size_t len;
+
+	if (s->sample_type & PD_SAMPLE_TID) {
+		pid = (int32_t)s->pid;
+		tid = (int32_t)s->tid;
+	}
+	t = pd_session__thread(run->session, pid, tid);
+	if (!t)
+		return -ENOMEM;
+	len = script_text__header(run->st, ev, t, run->line, sizeof(run->line));
+	if (script_text__shows_ip(run->st, ev) && len + 1 < sizeof(run->line)) {
+		pd_session__resolve(run->session, t,
+				    ev->misc & PD_MISC_CPUMODE_MASK, s->ip,
+				    &run->frames[0]);
+		len += script_text__sample_ip(&run->frames[0], run->line + len,
+					      sizeof(run->line) - len);
+	}
+	emit(run, len);
+	return 0;
+}
+
 static int fold_one(struct fold_run *run, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->u.sample;
@@ -194,6 +225,8 @@ static int fold_one(struct fold_run *run, const struct pd_event *ev)
 	run->nr_samples++;
 	if (!script_text__has_callchain(run->st, ev)) {
 		run->nr_no_callchain++;
+		if (run->o->script_out && run->o->script_all)
+			return print_oneline(run, ev);
 		return 0;
 	}
 	if (s->sample_type & PD_SAMPLE_TID) {

@@ -21,6 +21,9 @@ struct fold_data_opts {
 	bool no_inline;		/* --no-inline: DWARF callchains without
 				 * inlined frames */
 	FILE *script_out;	/* --script: print perf script text instead */
+	bool script_all;	/* with script_out: the samples without a
+				 * callchain too, on one line each, as perf
+				 * script prints them (pd-convert --to=script) */
 };
 
 /* path: a file or "-". Returns a PD_EXIT_* code (errors printed). */

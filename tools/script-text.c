@@ -8,6 +8,9 @@
  *   field the sample_type lacks is left out silently;
  * - tracepoints get IP SYM DSO when any tracepoint event has callchains;
  * - "%s " for the comm when a callchain follows, else "%16s "; "%5d " tid;
+ * - the period is printed whether the samples carry one or not: without
+ *   PERF_SAMPLE_PERIOD, perf's sample parser gives the attr's
+ *   sample_period (util/evsel.c);
  *   "[%03d] " cpu; "%12s: " time as seconds.microseconds; "%10lu " period;
  *   the event name right-aligned to the longest name, then ": ";
  * - a callchain frame is a tab, "%16lx" of the map-relative address,
@@ -33,6 +36,7 @@ struct evsel_fmt {
 	bool known;
 	bool has_callchain;
 	bool show_tid, show_cpu, show_time, show_period, show_ip;
+	uint64_t attr_period;	/* the period of samples without one */
 	bool has_tail;		/* fields after the event name */
 	char name[128];
 };
@@ -95,7 +99,9 @@ static void setup(struct script_text *st)
 		f->show_tid = st_bits & PD_SAMPLE_TID;
 		f->show_cpu = st_bits & PD_SAMPLE_CPU;
 		f->show_time = st_bits & PD_SAMPLE_TIME;
-		f->show_period = !tp && (st_bits & PD_SAMPLE_PERIOD);
+		/* without PERIOD in the samples, perf prints the attr's */
+		f->show_period = !tp;
+		f->attr_period = e->attr.sample_period;
 		f->show_ip = (st_bits & PD_SAMPLE_IP) &&
 			     (!tp || st->tp_callchain);
 		if (tp || e->attr.type == 1)	/* trace fields, bpf-output */
@@ -118,6 +124,17 @@ static void setup(struct script_text *st)
 	}
 }
 
+/*
+ * The period perf prints: the sample's, the growth of a value read
+ * (pd_read_periods, which fills it in), else the attr's sample_period
+ * (perf's sample parser starts from it; a frequency when freq is set).
+ */
+static uint64_t period_of(const struct evsel_fmt *f, const struct pd_sample *s)
+{
+	return s->sample_type & (PD_SAMPLE_PERIOD | PD_SAMPLE_READ) ?
+	       s->period : f->attr_period;
+}
+
 static const struct evsel_fmt *fmt_of(struct script_text *st,
 				      const struct pd_event *ev)
 {
@@ -136,6 +153,13 @@ bool script_text__has_callchain(struct script_text *st,
 	const struct evsel_fmt *f = fmt_of(st, ev);
 
 	return f && f->show_ip && f->has_callchain;
+}
+
+bool script_text__shows_ip(struct script_text *st, const struct pd_event *ev)
+{
+	const struct evsel_fmt *f = fmt_of(st, ev);
+
+	return f && f->show_ip;
 }
 
 bool script_text__is_offcpu_time(struct script_text *st,
@@ -240,7 +264,7 @@ size_t script_text__header(struct script_text *st, const struct pd_event *ev,
 		put_bytes(&o, ": ", 2);
 	}
 	if (f->show_period) {
-		put_u64(&o, s->period, 10, false);
+		put_u64(&o, period_of(f, s), 10, false);
 		put_bytes(&o, " ", 1);
 	}
 	put_str(&o, f->name, st->name_width);
@@ -248,6 +272,22 @@ size_t script_text__header(struct script_text *st, const struct pd_event *ev,
 	if (f->has_tail)
 		put_bytes(&o, "...", 3);
 	return o.n;
+}
+
+size_t script_text__sample_ip(const struct pd_frame *f, char *buf, size_t size)
+{
+	int k;
+
+	if (f->sym)
+		k = snprintf(buf, size, " %16" PRIx64 " %s+0x%" PRIx64 " (%s)",
+			     f->ip, f->sym->name, f->addr - f->sym->start,
+			     f->dso_name);
+	else
+		k = snprintf(buf, size, " %16" PRIx64 " [unknown] (%s)",
+			     f->ip, f->dso_name);
+	if (k < 0)
+		return 0;
+	return (size_t)k < size ? (size_t)k : size - 1;
 }
 
 size_t script_text__frame(const struct pd_frame *f, char *buf, size_t size)
@@ -319,9 +359,9 @@ bool script_text__header_fields(struct script_text *st,
 	}
 	if (f->show_time && !f->has_tail) {
 		smp->event = f->name;
-		if (f->show_period && s->period) {
+		if (f->show_period && period_of(f, s)) {
 			smp->has_period = true;
-			smp->period = s->period;
+			smp->period = period_of(f, s);
 		}
 	}
 	return true;

@@ -32,6 +32,9 @@ void script_text__free(struct script_text *st);
 bool script_text__has_callchain(struct script_text *st,
 				const struct pd_event *ev);
 
+/* Whether perf prints the sample's address (and symbol, DSO). */
+bool script_text__shows_ip(struct script_text *st, const struct pd_event *ev);
+
 /* A sample of perf's offcpu-time event (perf record --off-cpu). */
 bool script_text__is_offcpu_time(struct script_text *st,
 				 const struct pd_event *ev);
@@ -51,6 +54,13 @@ bool script_text__header_fields(struct script_text *st,
 				const struct pd_event *ev,
 				const struct pd_thread *t,
 				struct fold_sample *smp);
+
+/*
+ * The address part of a sample printed on one line (no callchain):
+ * " %16lx sym+off (dso)", the address as sampled (a frame line shows the
+ * map-relative one).
+ */
+size_t script_text__sample_ip(const struct pd_frame *f, char *buf, size_t size);
 
 /* One frame line, without newline. */
 size_t script_text__frame(const struct pd_frame *f, char *buf, size_t size);
