@@ -15,7 +15,6 @@
 /* as fold-data.c: perf script's --max-stack, inline frames on top */
 #define MAX_STACK	127
 #define MAX_FRAMES	(MAX_STACK * 16)
-#define MAX_GROUP	256
 
 struct walk {
 	struct pd_reader *r;
@@ -25,12 +24,12 @@ struct walk {
 	struct pd_read_periods *reads;
 	const struct export_walk_ops *ops;
 	void *ctx;
-	struct pd_read_delivery deliveries[MAX_GROUP];
 	struct pd_frame frames[MAX_FRAMES];
 };
 
-static int one(struct walk *w, const struct pd_event *ev)
+static int one(void *ctx, const struct pd_event *ev)
 {
+	struct walk *w = ctx;
 	const struct pd_sample *s = &ev->u.sample;
 	struct export_sample xs = { .ev = ev, .frames = w->frames };
 	int32_t pid = -1, tid = -1;
@@ -58,27 +57,10 @@ static int one(struct walk *w, const struct pd_event *ev)
 	return w->ops->sample(w->ctx, w->r, &xs);
 }
 
+/* a sample with counter values: once per value that grew, as perf does */
 static int sample(struct walk *w, const struct pd_event *ev)
 {
-	struct pd_read_delivery *d = w->deliveries;
-	struct pd_event copy;
-	int n, i, err;
-
-	if (!(ev->u.sample.sample_type & PD_SAMPLE_READ))
-		return one(w, ev);
-	n = pd_read_periods__deliver(w->reads, ev, d, MAX_GROUP);
-	if (n < 0)
-		return n;
-	for (i = 0; i < n; i++) {
-		copy = *ev;
-		copy.evsel = d[i].evsel;
-		copy.u.sample.period = d[i].period;
-		copy.u.sample.id = d[i].id;
-		err = one(w, &copy);
-		if (err)
-			return err;
-	}
-	return 0;
+	return pd_read_periods__for_each(w->reads, ev, one, w);
 }
 
 int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,

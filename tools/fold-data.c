@@ -35,9 +35,6 @@
  */
 #define MAX_FRAMES	(MAX_STACK * 16)
 #define LINE_MAX_LEN	8192
-/* events in one group read by a sample (perf has no limit; 256 is far
- * beyond the counters a PMU offers) */
-#define MAX_GROUP	256
 
 struct fold_run {
 	const char *path;
@@ -51,7 +48,6 @@ struct fold_run {
 	struct script_text *st;
 	struct fold_offcpu *offcpu;
 	struct pd_read_periods *reads;
-	struct pd_read_delivery deliveries[MAX_GROUP];
 	/* per event: how sample headers reach the folder (header_direct) */
 	uint8_t *hdr_route;
 	size_t nr_hdr_route;
@@ -154,7 +150,7 @@ static bool header_direct(struct fold_run *run, const struct pd_event *ev,
 	return true;
 }
 
-static int fold_one(struct fold_run *run, const struct pd_event *ev);
+static int fold_one(void *ctx, const struct pd_event *ev);
 
 /*
  * A sample with counter values is delivered once per value that grew,
@@ -163,25 +159,7 @@ static int fold_one(struct fold_run *run, const struct pd_event *ev);
  */
 static int fold_sample(struct fold_run *run, const struct pd_event *ev)
 {
-	struct pd_read_delivery *d = run->deliveries;
-	struct pd_event copy;
-	int n, i, err;
-
-	if (!(ev->u.sample.sample_type & PD_SAMPLE_READ))
-		return fold_one(run, ev);
-	n = pd_read_periods__deliver(run->reads, ev, d, MAX_GROUP);
-	if (n < 0)
-		return n;
-	for (i = 0; i < n; i++) {
-		copy = *ev;
-		copy.evsel = d[i].evsel;
-		copy.u.sample.period = d[i].period;
-		copy.u.sample.id = d[i].id;
-		err = fold_one(run, &copy);
-		if (err)
-			return err;
-	}
-	return 0;
+	return pd_read_periods__for_each(run->reads, ev, fold_one, run);
 }
 
 /*
@@ -215,8 +193,9 @@ static int print_oneline(struct fold_run *run, const struct pd_event *ev)
 	return 0;
 }
 
-static int fold_one(struct fold_run *run, const struct pd_event *ev)
+static int fold_one(void *ctx, const struct pd_event *ev)
 {
+	struct fold_run *run = ctx;
 	const struct pd_sample *s = &ev->u.sample;
 	int32_t pid = -1, tid = -1;
 	struct pd_thread *t;

@@ -82,23 +82,27 @@ static struct last_value *lookup(struct pd_read_periods *p, uint64_t id)
 	return &p->v[i];
 }
 
-PD_EXPORT int pd_read_periods__deliver(struct pd_read_periods *p,
-				       const struct pd_event *ev,
-				       struct pd_read_delivery *out, int max)
+typedef int (*emit_fn)(void *ctx, const struct pd_read_delivery *d);
+
+/*
+ * Every delivery of one sample, in order, to emit; stops at emit's first
+ * error. Shared by the array and the callback interfaces.
+ */
+static int walk(struct pd_read_periods *p, const struct pd_event *ev,
+		emit_fn emit, void *ctx)
 {
 	const struct pd_sample *s = &ev->u.sample;
-	int n = 0;
+	struct pd_read_delivery d;
 	uint64_t i;
+	int err;
 
 	if (ev->type != PD_RECORD_SAMPLE || !ev->evsel)
 		return 0;
 	if (!(s->sample_type & PD_SAMPLE_READ)) {
-		if (max < 1)
-			return 0;
-		out[0].evsel = ev->evsel;
-		out[0].id = s->id;
-		out[0].period = s->period;
-		return 1;
+		d.evsel = ev->evsel;
+		d.id = s->id;
+		d.period = s->period;
+		return emit(ctx, &d);
 	}
 	for (i = 0; i < s->read.nr; i++) {
 		const struct pd_read_value *v = &s->read.values[i];
@@ -114,12 +118,67 @@ PD_EXPORT int pd_read_periods__deliver(struct pd_read_periods *p,
 			return -ENOMEM;
 		period = v->value - last->value;
 		last->value = v->value;
-		if (!period || n >= max)
+		if (!period)
 			continue;
-		out[n].evsel = e;
-		out[n].id = v->id;
-		out[n].period = period;
-		n++;
+		d.evsel = e;
+		d.id = v->id;
+		d.period = period;
+		err = emit(ctx, &d);
+		if (err)
+			return err;
 	}
-	return n;
+	return 0;
+}
+
+struct into_array {
+	struct pd_read_delivery *out;
+	int max, n;
+};
+
+static int store(void *ctx, const struct pd_read_delivery *d)
+{
+	struct into_array *a = ctx;
+
+	/* beyond max the values are still consumed, their growth dropped */
+	if (a->n < a->max)
+		a->out[a->n++] = *d;
+	return 0;
+}
+
+PD_EXPORT int pd_read_periods__deliver(struct pd_read_periods *p,
+				       const struct pd_event *ev,
+				       struct pd_read_delivery *out, int max)
+{
+	struct into_array a = { .out = out, .max = max };
+	int err = walk(p, ev, store, &a);
+
+	return err ? err : a.n;
+}
+
+struct as_samples {
+	const struct pd_event *ev;
+	pd_read_sample_fn fn;
+	void *ctx;
+};
+
+static int call(void *ctx, const struct pd_read_delivery *d)
+{
+	struct as_samples *c = ctx;
+	struct pd_event copy = *c->ev;
+
+	copy.evsel = d->evsel;
+	copy.u.sample.period = d->period;
+	copy.u.sample.id = d->id;
+	return c->fn(c->ctx, &copy);
+}
+
+PD_EXPORT int pd_read_periods__for_each(struct pd_read_periods *p,
+					const struct pd_event *ev,
+					pd_read_sample_fn fn, void *ctx)
+{
+	struct as_samples c = { .ev = ev, .fn = fn, .ctx = ctx };
+
+	if (!(ev->u.sample.sample_type & PD_SAMPLE_READ))
+		return fn(ctx, ev);
+	return walk(p, ev, call, &c);
 }

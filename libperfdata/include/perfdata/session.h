@@ -130,6 +130,16 @@ void pd_read_periods__free(struct pd_read_periods *p);
 int pd_read_periods__deliver(struct pd_read_periods *p,
 			     const struct pd_event *ev,
 			     struct pd_read_delivery *out, int max);
+/*
+ * The same deliveries as samples: fn gets the sample itself when it has
+ * no READ values, else, per delivery, a copy of it under the value's
+ * event with the value's id and growth as period (borrowed for the
+ * call). Returns 0, fn's first non-zero result, or -ENOMEM.
+ */
+typedef int (*pd_read_sample_fn)(void *ctx, const struct pd_event *ev);
+int pd_read_periods__for_each(struct pd_read_periods *p,
+			      const struct pd_event *ev,
+			      pd_read_sample_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }
