@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "common/bytes.h"
 
 #define PD_RECORD_VERSION	"pd-record (perfdata 0.1.0)"
 
@@ -172,48 +173,18 @@ static int set_event_desc(struct pd_writer *w, const struct rec_event *evs,
 	return err;
 }
 
-/* ---- growing buffer for the variable-size sections ---- */
+/* ---- the variable-size sections, built in a growing buffer ---- */
 
-struct sec {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void sec_put(struct sec *b, const void *data, size_t len)
-{
-	if (b->oom)
-		return;
-	if (b->len + len > b->cap) {
-		size_t cap = (b->len + len) * 2 + 256;
-		uint8_t *v = realloc(b->p, cap);
-
-		if (!v) {
-			b->oom = true;
-			return;
-		}
-		b->p = v;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, len);
-	b->len += len;
-}
-
-static void sec_u32(struct sec *b, uint32_t v)
-{
-	sec_put(b, &v, 4);
-}
-
-static void sec_string(struct sec *b, const char *s)
+static void sec_string(struct bytes *b, const char *s)
 {
 	uint8_t buf[4 + 4096 + 64];
 
 	if (strlen(s) > 4096)
 		s = "";
-	sec_put(b, buf, rec_put_string(buf, s));
+	bytes__put(b, buf, rec_put_string(buf, s));
 }
 
-static int sec_set(struct pd_writer *w, unsigned int feat, struct sec *b)
+static int sec_set(struct pd_writer *w, unsigned int feat, struct bytes *b)
 {
 	int err = b->oom ? -ENOMEM : pd_writer__set_feature(w, feat, b->p,
 							     b->len);
@@ -226,14 +197,14 @@ static int sec_set(struct pd_writer *w, unsigned int feat, struct sec *b)
 static int set_pmu_mappings(struct pd_writer *w)
 {
 	const char *dir = "/sys/bus/event_source/devices";
-	struct sec b = { 0 };
+	struct bytes b = { 0 };
 	struct dirent *d;
 	uint32_t nr = 0;
 	DIR *dp = opendir(dir);
 
 	if (!dp)
 		return 0;
-	sec_u32(&b, 0);
+	bytes__u32(&b, 0);
 	while ((d = readdir(dp))) {
 		char path[512];
 		unsigned int type;
@@ -246,7 +217,7 @@ static int set_pmu_mappings(struct pd_writer *w)
 		if (!f)
 			continue;
 		if (fscanf(f, "%u", &type) == 1) {
-			sec_u32(&b, type);
+			bytes__u32(&b, type);
 			sec_string(&b, d->d_name);
 			nr++;
 		}
@@ -281,7 +252,7 @@ static int read_topo(int cpu, const char *name, char *out, size_t len)
 }
 
 /* the distinct lists of one topology file over all CPUs */
-static void sibling_lists(struct sec *b, int nr_cpus, const char *name,
+static void sibling_lists(struct bytes *b, int nr_cpus, const char *name,
 			  const char *old_name)
 {
 	char (*seen)[256] = calloc(nr_cpus ? nr_cpus : 1, sizeof(*seen));
@@ -289,7 +260,7 @@ static void sibling_lists(struct sec *b, int nr_cpus, const char *name,
 	size_t at = b->len;
 	int cpu, i;
 
-	sec_u32(b, 0);
+	bytes__u32(b, 0);
 	if (!seen) {
 		b->oom = true;
 		return;
@@ -328,21 +299,21 @@ static int topo_id(int cpu, const char *name)
 static int set_cpu_topology(struct pd_writer *w)
 {
 	int nr = sysconf(_SC_NPROCESSORS_CONF), cpu;
-	struct sec b = { 0 };
+	struct bytes b = { 0 };
 
 	if (nr <= 0 || read_topo(0, "core_id", (char[32]){ 0 }, 32))
 		return 0;
 	sibling_lists(&b, nr, "package_cpus_list", "core_siblings_list");
 	sibling_lists(&b, nr, "thread_siblings_list", "core_cpus_list");
 	for (cpu = 0; cpu < nr; cpu++) {
-		sec_u32(&b, topo_id(cpu, "core_id"));
-		sec_u32(&b, topo_id(cpu, "physical_package_id"));
+		bytes__u32(&b, topo_id(cpu, "core_id"));
+		bytes__u32(&b, topo_id(cpu, "physical_package_id"));
 	}
 	sibling_lists(&b, nr, "die_cpus_list", "package_cpus_list");
 	for (cpu = 0; cpu < nr; cpu++) {
 		int die = topo_id(cpu, "die_id");
 
-		sec_u32(&b, die < 0 ? 0 : die);
+		bytes__u32(&b, die < 0 ? 0 : die);
 	}
 	return sec_set(w, PD_FEAT_CPU_TOPOLOGY, &b);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "record.h"
+#include "common/bytes.h"
 
 #define FILE_MAX	(16 << 20)	/* printk_formats is ~100 KiB */
 
@@ -43,41 +44,6 @@ const char *rec_tracefs(void)
 	if (!mount("nodev", dirs[0], "tracefs", 0, NULL))
 		return found = dirs[0];
 	return NULL;
-}
-
-struct blob {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void put(struct blob *b, const void *data, size_t len)
-{
-	if (b->oom)
-		return;
-	if (b->len + len > b->cap) {
-		size_t cap = (b->len + len) * 2;
-		uint8_t *v = realloc(b->p, cap);
-
-		if (!v) {
-			b->oom = true;
-			return;
-		}
-		b->p = v;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, len);
-	b->len += len;
-}
-
-static void put32(struct blob *b, uint32_t v)
-{
-	put(b, &v, 4);
-}
-
-static void put64(struct blob *b, uint64_t v)
-{
-	put(b, &v, 8);
 }
 
 /* A whole tracefs file (their stat size is 0: read to the end). */
@@ -112,7 +78,7 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* u64 (or u32) size, then the file's text; size 0 if unreadable */
-static int put_file(struct blob *b, const char *dir, const char *name,
+static int put_file(struct bytes *b, const char *dir, const char *name,
 		    bool u64_size, bool required)
 {
 	char path[512];
@@ -124,10 +90,10 @@ static int put_file(struct blob *b, const char *dir, const char *name,
 	if (!text && required)
 		return -errno ? -errno : -EIO;
 	if (u64_size)
-		put64(b, len);
+		bytes__u64(b, len);
 	else
-		put32(b, len);
-	put(b, text, len);
+		bytes__u32(b, len);
+	bytes__put(b, text, len);
 	free(text);
 	return 0;
 }
@@ -136,7 +102,7 @@ int rec_tracing_data(const struct rec_event *evs, size_t nr, void **data,
 		     size_t *size, char *err, size_t errlen)
 {
 	const char *dir = rec_tracefs();
-	struct blob b = { 0 };
+	struct bytes b = { 0 };
 	uint32_t nsys = 0;
 	uint8_t u8;
 	size_t i, j, count_at;
@@ -148,15 +114,15 @@ int rec_tracing_data(const struct rec_event *evs, size_t nr, void **data,
 		snprintf(err, errlen, "no tracefs");
 		return -ENOENT;
 	}
-	put(&b, "\027\010Dtracing0.6", 14);
+	bytes__put(&b, "\027\010Dtracing0.6", 14);
 	u8 = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-	put(&b, &u8, 1);
+	bytes__put(&b, &u8, 1);
 	u8 = sizeof(long);
-	put(&b, &u8, 1);
-	put32(&b, sysconf(_SC_PAGESIZE));
-	put(&b, "header_page", 12);
+	bytes__put(&b, &u8, 1);
+	bytes__u32(&b, sysconf(_SC_PAGESIZE));
+	bytes__put(&b, "header_page", 12);
 	e = put_file(&b, dir, "events/header_page", true, true);
-	put(&b, "header_event", 13);
+	bytes__put(&b, "header_event", 13);
 	if (!e)
 		e = put_file(&b, dir, "events/header_event", true, true);
 	if (e) {
@@ -165,9 +131,9 @@ int rec_tracing_data(const struct rec_event *evs, size_t nr, void **data,
 		free(b.p);
 		return e;
 	}
-	put32(&b, 0);		/* no ftrace-internal formats */
+	bytes__u32(&b, 0);		/* no ftrace-internal formats */
 	count_at = b.len;
-	put32(&b, 0);		/* systems, counted below */
+	bytes__u32(&b, 0);		/* systems, counted below */
 	for (i = 0; i < nr; i++) {
 		uint32_t nev = 0;
 		size_t at;
@@ -181,9 +147,9 @@ int rec_tracing_data(const struct rec_event *evs, size_t nr, void **data,
 		if (j < i)
 			continue;	/* system already written */
 		nsys++;
-		put(&b, evs[i].tp_system, strlen(evs[i].tp_system) + 1);
+		bytes__put(&b, evs[i].tp_system, strlen(evs[i].tp_system) + 1);
 		at = b.len;
-		put32(&b, 0);
+		bytes__u32(&b, 0);
 		for (j = i; j < nr; j++) {
 			char name[512];
 			size_t k;
@@ -214,9 +180,9 @@ int rec_tracing_data(const struct rec_event *evs, size_t nr, void **data,
 	}
 	if (!b.oom)
 		memcpy(b.p + count_at, &nsys, 4);
-	put32(&b, 0);		/* no kallsyms: readers take /proc/kallsyms */
+	bytes__u32(&b, 0);		/* no kallsyms: readers take /proc/kallsyms */
 	put_file(&b, dir, "printk_formats", false, false);
-	put64(&b, 0);		/* no saved_cmdlines: COMM records name tasks */
+	bytes__u64(&b, 0);		/* no saved_cmdlines: COMM records name tasks */
 	if (b.oom) {
 		free(b.p);
 		snprintf(err, errlen, "out of memory");
