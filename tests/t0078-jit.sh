@@ -15,7 +15,17 @@
 # kernel allows it (root, as in CI), the test runs in a mount namespace of
 # its own with a private /tmp, so that the perf map it creates for a moment
 # is never seen by another checkout's tests folding jit.data at that time.
-if [ -z "${PD_PRIVATE_TMP:-}" ] && unshare -m true 2>/dev/null; then
+# Not where the checkout, the tools or the corpus are under /tmp themselves:
+# the fresh /tmp would hide them.
+under_tmp() {
+	for _d in "$(dirname "$0")" "${PD_TOP:-.}" "${PD_BIN:-.}" "${PD_CORPUS:-.}"; do
+		case "$(cd "$_d" 2>/dev/null && pwd -P)" in
+		/tmp | /tmp/*) return 0 ;;
+		esac
+	done
+	return 1
+}
+if [ -z "${PD_PRIVATE_TMP:-}" ] && ! under_tmp && unshare -m true 2>/dev/null; then
 	PD_PRIVATE_TMP=1 exec unshare -m sh -c \
 		'mount -t tmpfs tmpfs /tmp 2>/dev/null; exec sh "$0"' "$0"
 fi
