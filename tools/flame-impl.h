@@ -79,6 +79,9 @@ void flame_bg(const struct flame_opts *o, const char **c1, const char **c2);
 extern const char flame_css[];
 extern const char flame_js[];
 
+/* flame-num.c: v as "%.Nf" prints it (N <= 3 fast), in buf (>= 32 bytes). */
+size_t flame_fixed(char *buf, size_t size, double v, unsigned int decimals);
+
 /* The name without a trailing _[k], _[w], _[i] or _[j] annotation. */
 size_t flame_name_len(const char *name, size_t len);
 

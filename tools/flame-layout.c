@@ -40,6 +40,8 @@ struct walk {
 	size_t nopen, open_cap;
 	struct span *fields;
 	size_t fields_cap;
+	const char *prev;	/* the previous line's stack, trimmed */
+	size_t prev_len;
 };
 
 static int grow(void **v, size_t *cap, size_t need, size_t size)
@@ -59,11 +61,33 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-/* The root "" and the stack's frames; trailing empty frames dropped. */
+/* How many bytes a[0..n) and b[0..n) share from the start. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+	uint64_t x, y;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * The root "" and the stack's frames; trailing empty frames dropped.
+ * Sorted neighbours share most of their frames: those of the open ones
+ * (the previous line's) that end, ';' included, within the bytes both
+ * stacks start with are taken as they are, and only the rest is split.
+ */
 static int split_stack(struct walk *w, const struct flame_line *l, size_t *n)
 {
 	const char *s = l->key, *end = l->key + l->stack_len, *p;
-	size_t k = 1;
+	size_t k = 1, c;
 
 	while (end > s && end[-1] == ';')
 		end--;
@@ -71,6 +95,22 @@ static int split_stack(struct walk *w, const struct flame_line *l, size_t *n)
 		return -ENOMEM;
 	w->fields[0].p = "";
 	w->fields[0].len = 0;
+	if (w->prev) {
+		c = common_prefix(w->prev, s, w->prev_len < (size_t)(end - s) ?
+				  w->prev_len : (size_t)(end - s));
+		/* open[k]'s ';' sits at its name's end, in both stacks */
+		while (k < w->nopen &&
+		       (size_t)(w->open[k].name + w->open[k].len - w->prev) < c) {
+			if (grow((void **)&w->fields, &w->fields_cap, k + 1,
+				 sizeof(*w->fields)))
+				return -ENOMEM;
+			w->fields[k].p = s + (w->open[k].name - w->prev);
+			w->fields[k].len = w->open[k].len;
+			k++;
+		}
+		if (k > 1)
+			s = w->fields[k - 1].p + w->fields[k - 1].len + 1;
+	}
 	while (s < end) {
 		p = memchr(s, ';', end - s);
 		if (!p)
@@ -84,6 +124,8 @@ static int split_stack(struct walk *w, const struct flame_line *l, size_t *n)
 		s = p + 1;
 		/* "a;" ends at the ';' stripped above, so s never passes end */
 	}
+	w->prev = l->key;
+	w->prev_len = end - l->key;
 	*n = k;
 	return 0;
 }
@@ -138,6 +180,9 @@ static int walk_line(struct flame *fl, struct walk *w, const struct flame_line *
 		same++;
 	if (close_to(fl, w, same, fl->time))
 		return -ENOMEM;
+	/* the frames kept open point into this line, split_stack's next "prev" */
+	for (i = 1; i < same; i++)
+		w->open[i].name = w->fields[i].p;
 	if (grow((void **)&w->open, &w->open_cap, n, sizeof(*w->open)))
 		return -ENOMEM;
 	for (i = 1; i < same; i++)

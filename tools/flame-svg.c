@@ -161,13 +161,21 @@ static void put_exact(FILE *out, double v)
 	fputs(buf, out);
 }
 
+/* v as "%.Nf" prints it */
+static void put_fixed(FILE *out, double v, unsigned int decimals)
+{
+	char buf[400];
+
+	fwrite(buf, 1, flame_fixed(buf, sizeof(buf), v, decimals), out);
+}
+
 /* "%.0f" with thousands separators: 1234567 -> 1,234,567 */
 static void put_count(FILE *out, double v)
 {
 	char buf[400];
-	int n = snprintf(buf, sizeof(buf), "%.0f", v), i;
+	int n = (int)flame_fixed(buf, sizeof(buf), v, 0), i;
 
-	if (n < 0 || n >= (int)sizeof(buf)) {
+	if (n >= (int)sizeof(buf) - 1) {
 		fputs("?", out);
 		return;
 	}
@@ -263,7 +271,7 @@ static void put_title(struct flame *fl, FILE *out, const struct flame_frame *f,
 	double samples, d;
 	char buf[64];
 
-	snprintf(buf, sizeof(buf), "%.0f", etime - f->stime);
+	flame_fixed(buf, sizeof(buf), etime - f->stime, 0);
 	samples = strtod(buf, NULL);
 	fputs("<title>", out);
 	if (f->depth == 0) {
@@ -279,13 +287,17 @@ static void put_title(struct flame *fl, FILE *out, const struct flame_frame *f,
 	put_count(out, samples);
 	fputc(' ', out);
 	put_str(out, o->countname);
-	fprintf(out, ", %.2f%%", 100 * samples / fl->timemax);
+	fputs(", ", out);
+	put_fixed(out, 100 * samples / fl->timemax, 2);
+	fputc('%', out);
 	if (f->has_delta) {
 		d = o->negate ? -f->delta : f->delta;
 		/* an unchanged count is 0.00, never -0.00 */
 		if (d == 0)
 			d = 0;
-		fprintf(out, "; %s%.2f%%", d > 0 ? "+" : "", 100 * d / fl->timemax);
+		fputs(d > 0 ? "; +" : "; ", out);
+		put_fixed(out, 100 * d / fl->timemax, 2);
+		fputc('%', out);
 	}
 	fputs(")</title>", out);
 }
@@ -323,15 +335,22 @@ static void put_frame(struct flame *fl, FILE *out, const struct geom *g,
 	fputs("\">", out);
 	put_title(fl, out, f, etime);
 	/* the width from the ends as printed, as flamegraph.pl computes it */
-	snprintf(buf, sizeof(buf), "%.1f", x1);
+	flame_fixed(buf, sizeof(buf), x1, 1);
 	rx1 = strtod(buf, NULL);
-	snprintf(buf, sizeof(buf), "%.1f", x2);
+	fputs("<rect x=\"", out);
+	fputs(buf, out);
+	fputs("\" y=\"", out);
+	flame_fixed(buf, sizeof(buf), x2, 1);
 	rx2 = strtod(buf, NULL);
-	fprintf(out, "<rect x=\"%.1f\" y=\"", x1);
 	put_num(out, y1);
-	fprintf(out, "\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" rx=\"2\" ry=\"2\"/>",
-		rx2 - rx1, y2 - y1, fill);
-	fprintf(out, "<text x=\"%.2f\" y=\"", x1 + 3);
+	fputs("\" width=\"", out);
+	put_fixed(out, rx2 - rx1, 1);
+	fputs("\" height=\"", out);
+	put_fixed(out, y2 - y1, 1);
+	fprintf(out, "\" fill=\"%s\" rx=\"2\" ry=\"2\"/>", fill);
+	fputs("<text x=\"", out);
+	put_fixed(out, x1 + 3, 2);
+	fputs("\" y=\"", out);
 	put_num(out, 3 + (y1 + y2) / 2);
 	fputs("\">", out);
 	/* as Perl's int(): the width is never negative */

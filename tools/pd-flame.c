@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 	struct flame *fl;
 	int opt, ret, i;
 
-	pd_cli_init(argv[0]);
+	pd_cli_init_prog(argv[0]);
 	flame_cli__init(&fc);
 	while ((opt = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
 		if (flame_cli__option(opt, optarg, &fc))

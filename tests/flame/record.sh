@@ -56,3 +56,9 @@ rec vertx-all $fgt/perf-vertx-stacks-01-collapsed-all.txt
 rec vertx-all-pct $fgt/perf-vertx-stacks-01-collapsed-all.txt --width=800 --minwidth=0.5% --height=12
 rec rust $fgt/perf-rust-Yamakaky-dcpu-collapsed-jit.txt
 rec numa-flamechart $fgt/perf-numa-stacks-01-collapsed-kernel.txt --flamechart
+# unsorted, stacks repeated: grouped by stack (flame-sort.c), C++ blanks
+rec repeats tests/flame/repeats.folded
+# "f" and "f 3D": a stack, then a blank, then more: the order of the
+# lines depends on their counts
+rec prefix tests/flame/prefix.folded
+rec prefix-reverse tests/flame/prefix.folded --reverse

@@ -22,7 +22,15 @@ extern const char *pd_prog;	/* set by pd_cli_init() */
 extern int pd_verbose;		/* -v count: show info/debug messages */
 extern bool pd_quiet;		/* -q: no warnings */
 
+/*
+ * A tool's start: its name for messages (from argv0), SIGPIPE ending it
+ * quietly; pd_cli_init() also routes the library's messages to stderr
+ * and removes an extracted archive when a signal ends the tool
+ * (cli-reader.c). pd_cli_init_prog() alone serves tools that read no
+ * perf.data (pd-flame), which then link without libperfdata.
+ */
 void pd_cli_init(const char *argv0);
+void pd_cli_init_prog(const char *argv0);
 
 void pd_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The command-line plumbing of the tools that read perf.data (see cli.h):
+ * the library's messages routed to stderr, archives cleaned up on a
+ * signal, inputs opened with their errors printed.
+ */
+#include <signal.h>
+
+#include <perfdata/archive.h>
+
+#include "common/cli.h"
+
+static void log_to_stderr(enum pd_log_level level, const char *msg, void *ctx)
+{
+	(void)ctx;
+	if (level == PD_LOG_WARN && !pd_quiet)
+		fprintf(stderr, "%s: warning: %s\n", pd_prog, msg);
+	else if (level == PD_LOG_INFO && pd_verbose >= 1)
+		fprintf(stderr, "%s: %s\n", pd_prog, msg);
+	else if (level == PD_LOG_DEBUG && pd_verbose >= 2)
+		fprintf(stderr, "%s: debug: %s\n", pd_prog, msg);
+}
+
+/* An archive input is extracted to a temporary directory: an interrupted
+ * tool removes it, then dies of the signal as it would have. */
+static void die_of_signal(int sig)
+{
+	pd_archive_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void pd_cli_init(const char *argv0)
+{
+	pd_cli_init_prog(argv0);
+	pd_set_log(log_to_stderr, NULL);
+	signal(SIGINT, die_of_signal);
+	signal(SIGTERM, die_of_signal);
+	signal(SIGHUP, die_of_signal);
+}
+
+struct pd_reader *pd_cli_open(const char *path, const struct pd_reader_opts *opts)
+{
+	struct pd_reader *r = pd_reader__open(path, opts);
+
+	if (!r)
+		pd_err("%s", pd_reader__open_errmsg());
+	return r;
+}
