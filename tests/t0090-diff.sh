@@ -145,6 +145,7 @@ check "--format=tsv: checksum first, its self share up by over 20 points, others
 "$DIFF" --report --format=tsv "$D/slowdown-before.folded" "$D/slowdown-after.folded" >"$tmp/tsv2"
 check "--report on the same profiles folded: the same table" cmp -s "$tmp/tsv" "$tmp/tsv2"
 
+# --all-frames: every frame a function, the first included
 # A: 100 samples: a;b;c 50, a;b 30, a;d;a;d 20 (recursion)
 # B: 200 samples: a;b;c 40, a;b 60, a;d;a;d 60, e 40
 printf 'a;b;c 50\na;b 30\na;d;a;d 20\n' >"$tmp/ra"
@@ -159,20 +160,20 @@ d	20.0000	30.0000	10.0000	20.0000	30.0000	10.0000
 b	30.0000	30.0000	0.0000	80.0000	50.0000	-30.0000
 a	0.0000	0.0000	0.0000	100.0000	80.0000	-20.0000
 EOF
-"$DIFF" --report --format=tsv "$tmp/ra" "$tmp/rb" >"$tmp/got"
+"$DIFF" --report --all-frames --format=tsv "$tmp/ra" "$tmp/rb" >"$tmp/got"
 check "--report shares: self at the leaf, total once per stack (recursion)" cmp -s "$tmp/want" "$tmp/got"
 diff "$tmp/want" "$tmp/got" | head -5
-"$DIFF" --report --format=tsv --sort=delta-total "$tmp/ra" "$tmp/rb" | cut -f1 | tr '\n' ' ' >"$tmp/got"
+"$DIFF" --report --all-frames --format=tsv --sort=delta-total "$tmp/ra" "$tmp/rb" | cut -f1 | tr '\n' ' ' >"$tmp/got"
 check "--sort=delta-total (ties by |delta self|): c b e a d" test "$(cat "$tmp/got")" = "function c b e a d "
-"$DIFF" --report --format=tsv --sort=total "$tmp/ra" "$tmp/rb" | cut -f1 | tr '\n' ' ' >"$tmp/got"
+"$DIFF" --report --all-frames --format=tsv --sort=total "$tmp/ra" "$tmp/rb" | cut -f1 | tr '\n' ' ' >"$tmp/got"
 check "--sort=total (in B): a b d c e" test "$(cat "$tmp/got")" = "function a b d c e "
-"$DIFF" --report --format=tsv --sort=self "$tmp/ra" "$tmp/rb" | cut -f1 | tr '\n' ' ' >"$tmp/got"
+"$DIFF" --report --all-frames --format=tsv --sort=self "$tmp/ra" "$tmp/rb" | cut -f1 | tr '\n' ' ' >"$tmp/got"
 check "--sort=self (in B, then A): b d c e a" test "$(cat "$tmp/got")" = "function b d c e a "
-"$DIFF" --report --format=tsv --sort=name --limit=2 "$tmp/ra" "$tmp/rb" | cut -f1 | tr '\n' ' ' >"$tmp/got"
+"$DIFF" --report --all-frames --format=tsv --sort=name --limit=2 "$tmp/ra" "$tmp/rb" | cut -f1 | tr '\n' ' ' >"$tmp/got"
 check "--sort=name --limit=2: a b" test "$(cat "$tmp/got")" = "function a b "
-"$DIFF" --report --format=tsv --threshold=20 "$tmp/ra" "$tmp/rb" | cut -f1 | tr '\n' ' ' >"$tmp/got"
+"$DIFF" --report --all-frames --format=tsv --threshold=20 "$tmp/ra" "$tmp/rb" | cut -f1 | tr '\n' ' ' >"$tmp/got"
 check "--threshold=20: c e b a (d moved 10 points)" test "$(cat "$tmp/got")" = "function c e b a "
-"$DIFF" --report "$tmp/ra" "$tmp/rb" >"$tmp/got"
+"$DIFF" --report --all-frames "$tmp/ra" "$tmp/rb" >"$tmp/got"
 cat >"$tmp/want" <<EOF
 # A: $tmp/ra (total count 100)
 # B: $tmp/rb (total count 200)
@@ -189,6 +190,24 @@ cat >"$tmp/want" <<EOF
 EOF
 check "--report text table" cmp -s "$tmp/want" "$tmp/got"
 diff "$tmp/want" "$tmp/got" | head -5
+
+# By default the first frame is the command, not a function: "a" counts
+# only where it recurses below it, and B's "e 40" (the command alone)
+# only in the total
+cat >"$tmp/want" <<'EOF'
+function	self_a	self_b	delta_self	total_a	total_b	delta_total
+c	50.0000	20.0000	-30.0000	50.0000	20.0000	-30.0000
+d	20.0000	30.0000	10.0000	20.0000	30.0000	10.0000
+b	30.0000	30.0000	0.0000	80.0000	50.0000	-30.0000
+a	0.0000	0.0000	0.0000	20.0000	30.0000	10.0000
+EOF
+"$DIFF" --report --format=tsv "$tmp/ra" "$tmp/rb" >"$tmp/got"
+check "--report: the first frame is the command, not a function" cmp -s "$tmp/want" "$tmp/got"
+diff "$tmp/want" "$tmp/got" | head -5
+"$DIFF" --report --format=tsv --limit=0 "$TD/slowdown-before.data" "$TD/slowdown-after.data" | cut -f1 >"$tmp/got"
+check "--report on perf.data: the command (slowdown) is not listed" sh -c '! grep -qx slowdown "$1" && grep -qx checksum "$1"' - "$tmp/got"
+"$DIFF" --report --all-frames --format=tsv --limit=0 "$TD/slowdown-before.data" "$TD/slowdown-after.data" | cut -f1 >"$tmp/got"
+check "--report --all-frames: the command listed too" grep -qx slowdown "$tmp/got"
 
 # --- events and build ids ---------------------------------------------------
 

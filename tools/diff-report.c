@@ -71,9 +71,12 @@ static int cmp_row(const void *a_, const void *b_)
 
 /*
  * Every function of every stack, with its self and total counts; a
- * stack's frames are split at ';' as flamegraph.pl splits them.
+ * stack's frames are split at ';' as flamegraph.pl splits them. The
+ * first is the command unless all_frames: a stack of the command alone
+ * (a sample without frames) counts in the totals only.
  */
-static int add_stacks(struct diff_table *funcs, const struct diff_table *stacks)
+static int add_stacks(struct diff_table *funcs, const struct diff_table *stacks,
+		      bool all_frames)
 {
 	struct diff_entry **v = diff_table__entries(stacks);
 	size_t i, n = diff_table__count(stacks);
@@ -88,6 +91,10 @@ static int add_stacks(struct diff_table *funcs, const struct diff_table *stacks)
 		struct diff_entry *f, *leaf = NULL;
 		int s;
 
+		if (!all_frames) {
+			semi = memchr(p, ';', end - p);
+			p = semi ? semi + 1 : end;
+		}
 		for (; p < end; p = semi + 1) {
 			semi = memchr(p, ';', end - p);
 			if (!semi)
@@ -108,7 +115,7 @@ static int add_stacks(struct diff_table *funcs, const struct diff_table *stacks)
 			leaf = f;
 		}
 		/* the leaf is the last frame, empty or not */
-		if (leaf && (end == v[i]->key || end[-1] != ';'))
+		if (leaf && end[-1] != ';')
 			for (s = 0; s < 2; s++)
 				leaf->self[s] += c[s];
 	}
@@ -173,7 +180,7 @@ int diff_report(const struct diff_table *stacks, double total_a,
 	size_t i, n = 0, kept = 0, shown;
 	int ret = -ENOMEM;
 
-	if (!funcs || add_stacks(funcs, stacks) < 0)
+	if (!funcs || add_stacks(funcs, stacks, o->all_frames) < 0)
 		goto out;
 	n = diff_table__count(funcs);
 	v = diff_table__entries(funcs);

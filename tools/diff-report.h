@@ -5,7 +5,9 @@
  * folded stacks): self = the share of the counts whose stack ends in it
  * (it is the leaf), total = the share of the counts whose stack holds it,
  * counted once per stack however often it recurses; each in A and in B,
- * and B - A in percentage points.
+ * and B - A in percentage points. A stack's first frame is the command
+ * (pd-fold's and stackcollapse-perf.pl's convention), not a function,
+ * unless all_frames.
  */
 #ifndef PD_TOOLS_DIFF_REPORT_H
 #define PD_TOOLS_DIFF_REPORT_H
@@ -30,6 +32,7 @@ struct diff_report_opts {
 	double threshold;	/* hide rows whose self and total both moved
 				 * by less than this many points */
 	bool tsv;		/* --format=tsv */
+	bool all_frames;	/* the first frame is a function, not the command */
 	const char *name_a, *name_b;
 };
 

@@ -60,6 +60,9 @@ static void usage(FILE *f)
 "                         moved by less than PP points\n"
 "      --format=FMT       'text' (default) or 'tsv' (a header line, then\n"
 "                         tab-separated percentages)\n"
+"      --all-frames       the stacks' first frame is a function too; by\n"
+"                         default it is the command (as pd-fold and\n"
+"                         stackcollapse-perf.pl write it) and not listed\n"
 "\n"
 "perf.data inputs (as pd-fold):\n"
 "      --event=EV         only samples of event EV; needed when an input\n"
@@ -81,6 +84,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_REPORT = 256, OPT_SORT, OPT_LIMIT, OPT_THRESHOLD, OPT_FORMAT,
+	OPT_ALL_FRAMES,
 	OPT_SVG,
 };
 
@@ -93,6 +97,7 @@ static const struct option longopts[] = {
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "all-frames", no_argument, NULL, OPT_ALL_FRAMES },
 	{ "event", required_argument, NULL, FOLD_OPT_EVENT },
 	FOLD_CLI_LONGOPTS,
 	{ "svg", no_argument, NULL, OPT_SVG },
@@ -189,6 +194,9 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 	case OPT_THRESHOLD:
 	case OPT_FORMAT:
 		parse_report_option(c, opt, arg);
+		break;
+	case OPT_ALL_FRAMES:
+		c->rep.all_frames = true;
 		break;
 	case 'q':
 		pd_quiet = true;
@@ -338,6 +346,8 @@ int main(int argc, char **argv)
 	if (c.flame.first && !c.svg)
 		pd_usage_error("--%s is an option of the flame graph: it needs --svg",
 			       c.flame.first);
+	if (c.rep.all_frames && !c.report)
+		pd_usage_error("--all-frames is an option of --report");
 	if (c.svg && c.report)
 		pd_usage_error("--svg draws the differential lines, --report lists functions: one of them");
 	if (argc - optind != 2)
