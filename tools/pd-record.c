@@ -59,6 +59,9 @@ static void usage(FILE *f)
 "                           default 1)\n"
 "  -m, --mmap-pages=N       ring buffer pages per CPU, a power of 2\n"
 "                           (default 128)\n"
+"  -k, --clockid=CLOCK      stamp records with CLOCK: monotonic,\n"
+"                           monotonic_raw, realtime, boottime, tai or a\n"
+"                           number (default: perf_clock, the kernel's)\n"
 "  -B, --no-buildid         no BUILD_ID feature\n"
 "  -q, --quiet              no summary, no warnings\n"
 "  -v, --verbose            more messages\n"
@@ -176,6 +179,7 @@ int main(int argc, char **argv)
 		{ "target-perf", required_argument, NULL, OPT_TARGET },
 		{ "compression-level", optional_argument, NULL, 'z' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "clockid", required_argument, NULL, 'k' },
 		{ "no-buildid", no_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -196,7 +200,7 @@ int main(int argc, char **argv)
 
 	pd_cli_init(argv[0]);
 	/* '+': options end at the command, whose own options are its own */
-	while ((c = getopt_long(argc, argv, "+e:F:c:gp:t:aC:io:z::m:Bqvh",
+	while ((c = getopt_long(argc, argv, "+e:F:c:gp:t:aC:io:z::m:k:Bqvh",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
@@ -261,6 +265,12 @@ int main(int argc, char **argv)
 			if (o.mmap_pages & (o.mmap_pages - 1))
 				pd_usage_error("-m must be a power of 2, not %u",
 					       o.mmap_pages);
+			break;
+		case 'k':
+			if (rec_clockid_parse(optarg, &o.clockid))
+				pd_usage_error("unknown clock '%s' (monotonic, monotonic_raw, realtime, boottime, tai or a number)",
+					       optarg);
+			o.use_clockid = true;
 			break;
 		case 'B':
 			o.no_buildid = true;

@@ -208,6 +208,10 @@ void rec_events__config(struct rec_event *evs, size_t nr,
 			a->flags |= PD_ATTR_EXCLUDE_KERNEL | PD_ATTR_EXCLUDE_HV;
 		if (evs[i].kernel_only)
 			a->flags |= PD_ATTR_EXCLUDE_USER;
+		if (o->use_clockid) {
+			a->flags |= PD_ATTR_USE_CLOCKID;
+			a->clockid = o->clockid;
+		}
 		/* wake the reader when a quarter of the buffer is full */
 		a->flags |= PD_ATTR_WATERMARK;
 		a->wakeup_events = (uint32_t)(o->mmap_pages *

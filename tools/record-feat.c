@@ -354,6 +354,10 @@ int rec_features__set(struct pd_writer *w, const struct rec_event *evs,
 		err = set_cpu_topology(w);
 	if (!err)
 		err = set_pmu_mappings(w);
+	if (!err)
+		err = rec_features_topology(w);
+	if (!err && o->use_clockid)
+		err = rec_features_clock(w, o->clockid);
 	return err;
 }
 

@@ -3,7 +3,8 @@
  * pd-record's parts: events and their perf_event_open() setup
  * (record-events.c), the per-CPU ring buffers (record-ring.c), the
  * side-band records synthesized for what already runs (record-synth.c),
- * the header features (record-feat.c), the tracing data of tracepoints
+ * the header features (record-feat.c, with the machine's topology in
+ * record-topo.c and the clock in record-clock.c), the tracing data of tracepoints
  * (record-tracing.c), the build ids of the DSOs that got samples
  * (record-buildid.c) and the session loop (record-session.c).
  *
@@ -56,6 +57,8 @@ struct rec_opts {
 	bool compress;			/* -z */
 	int compress_level;
 	bool no_buildid;		/* -B */
+	bool use_clockid;		/* -k */
+	int clockid;
 	bool quiet;
 	int verbose;
 	int argc_all;			/* pd-record's own command line, for CMDLINE */
@@ -142,6 +145,12 @@ int rec_features__set(struct pd_writer *w, const struct rec_event *evs,
 		      size_t nr, const struct rec_opts *o);
 int rec_feature_sample_time(struct pd_writer *w, uint64_t first,
 			    uint64_t last);
+/* CACHE, NUMA_TOPOLOGY, MEM_TOPOLOGY from sysfs (record-topo.c). */
+int rec_features_topology(struct pd_writer *w);
+/* -k: a clock name or number as perf takes them; 0 or -1. */
+int rec_clockid_parse(const char *s, int *id);
+/* CLOCKID and CLOCK_DATA for clockid (record-clock.c). */
+int rec_features_clock(struct pd_writer *w, int clockid);
 /* A perf header string: u32 padded length, the text, NULs to 64 bytes. */
 size_t rec_put_string(uint8_t *dst, const char *s);
 size_t rec_string_size(const char *s);

@@ -1,0 +1,120 @@
+#!/bin/sh
+# pd-record's machine and clock features: CACHE, NUMA_TOPOLOGY,
+# MEM_TOPOLOGY and, with -k/--clockid, CLOCKID and CLOCK_DATA. perf 6.1's
+# 'perf report --header-only -I' prints the same lines for them from a
+# pd-record file as from a 'perf record' file made here at the same
+# moment (only the free memory of a node may move between the two); pd-info
+# prints them as perf does; -k stamps samples with the chosen clock
+# (realtime: 'perf script -F time' shows the wall clock of the run); each
+# --target-perf keeps exactly the features that target reads (the feats
+# column of pd-convert --list-targets).
+. "$(dirname "$0")/lib.sh"
+
+REC=$PD_BIN/pd-record
+INFO=$PD_BIN/pd-info
+
+"$REC" -k nosuchclock -o "$tmp/x.data" -- true 2>"$tmp/err"
+check "-k with an unknown clock: usage error (exit 2) naming it" \
+	test $? -eq 2 -a -n "$(grep nosuchclock "$tmp/err")"
+"$REC" --help | grep -q -e '--clockid'
+check "--help describes -k/--clockid" test $? -eq 0
+
+if ! "$REC" -q -o "$tmp/probe.data" -- true 2>"$tmp/probe.err"; then
+	skip "perf_event_open not permitted here: $(head -1 "$tmp/probe.err")"
+	exit 0
+fi
+if ! have_perf; then
+	skip "perf not installed (apt-get install linux-perf): no oracle for the header features"
+	exit 0
+fi
+
+# the feature lines of perf's header view; node free memory masked
+feature_lines() { # FILE-OR-TEXT via stdin
+	grep -E '^# (node[0-9]+ (meminfo|cpu list)|CPU cache info:|L[0-9]+ |memory nodes|  *[0-9]+ \[|clockid)' |
+		sed 's/free = [0-9]* kB/free = N kB/'
+}
+perf_header() { # FILE
+	perf report --header-only -I -i "$1" 2>/dev/null </dev/null
+}
+
+if ! perf record -q -o "$tmp/perf.data" -- true 2>"$tmp/perf.err" ||
+   ! perf record -q -k monotonic -o "$tmp/perfk.data" -- true 2>>"$tmp/perf.err"; then
+	skip "perf record fails here: $(head -1 "$tmp/perf.err")"
+	exit 0
+fi
+"$REC" -q -o "$tmp/pd.data" -- true
+"$REC" -q -k monotonic -o "$tmp/pdk.data" -- true
+check "-k monotonic: exit 0" test $? -eq 0
+
+perf_header "$tmp/perf.data" | feature_lines >"$tmp/want"
+perf_header "$tmp/pd.data" | feature_lines >"$tmp/got"
+check "CACHE, NUMA_TOPOLOGY, MEM_TOPOLOGY: perf prints the same lines as for perf record's file ($(wc -l <"$tmp/want") lines)" \
+	cmp -s "$tmp/want" "$tmp/got"
+diff "$tmp/want" "$tmp/got" | head -10
+for what in 'node[0-9]* meminfo' 'memory nodes' 'CPU cache info'; do
+	if grep -q "^# $what" "$tmp/want"; then
+		check "perf record writes '$what' here, and so does pd-record" \
+			grep -q "^# $what" "$tmp/got"
+	else
+		skip "perf record writes no '$what' line on this machine (sysfs lacks it)"
+	fi
+done
+[ -n "$(ls /sys/devices/system/cpu/cpu0/cache 2>/dev/null)" ] ||
+	echo "# this machine has no /sys/devices/system/cpu/cpu0/cache: CACHE holds no level"
+
+perf_header "$tmp/perfk.data" | feature_lines >"$tmp/want"
+perf_header "$tmp/pdk.data" | feature_lines >"$tmp/got"
+check "-k monotonic: CLOCKID and CLOCK_DATA lines as perf record -k monotonic's" \
+	cmp -s "$tmp/want" "$tmp/got"
+diff "$tmp/want" "$tmp/got" | head -10
+grep -q '^# clockid: monotonic (1)' "$tmp/got"
+check "-k monotonic: perf names the clock" test $? -eq 0
+perf_header "$tmp/pdk.data" | grep -q \
+	'^# reference time: [0-9-]* [0-9:.]* = [0-9.]* (TOD) = [0-9.]* (monotonic)'
+check "CLOCK_DATA: perf prints the reference time" test $? -eq 0
+perf_header "$tmp/pdk.data" | grep -q 'use_clockid = 1.*clockid = 1'
+check "-k monotonic: the attr has use_clockid and clockid 1" test $? -eq 0
+perf_header "$tmp/pd.data" | grep -q -e 'clockid'
+check "without -k: no clockid in attr or header" test $? -ne 0
+
+"$INFO" "$tmp/pdk.data" | feature_lines >"$tmp/info"
+perf_header "$tmp/pdk.data" | feature_lines >"$tmp/want"
+check "pd-info prints the new features as perf does" cmp -s "$tmp/want" "$tmp/info"
+diff "$tmp/want" "$tmp/info" | head -6
+
+# realtime: the samples' times are the wall clock of the run
+t0=$(date +%s.%N)
+"$REC" -q -k realtime -o "$tmp/rt.data" -- sh -c \
+	'i=0; while [ $i -lt 200000 ]; do i=$((i + 1)); done'
+t1=$(date +%s.%N)
+perf script -F time -i "$tmp/rt.data" 2>"$tmp/script.err" </dev/null |
+	tr -d ': ' >"$tmp/times"
+n=$(wc -l <"$tmp/times")
+awk -v a="$t0" -v b="$t1" '$1 < a || $1 > b { bad++ } END { exit !(NR > 0 && !bad) }' "$tmp/times"
+check "-k realtime: perf script -F time reads $n samples, all between the wall clock before ($t0) and after ($t1)" \
+	test $? -eq 0 -a ! -s "$tmp/script.err"
+perf_header "$tmp/rt.data" | grep -q '^# clockid: realtime (0)'
+check "-k realtime: CLOCK_DATA names realtime (0)" test $? -eq 0
+"$REC" -q -k 4 -o "$tmp/raw.data" -- true
+perf_header "$tmp/raw.data" | grep -q '^# clockid: monotonic_raw (4)'
+check "-k 4: a clock by number (monotonic_raw)" test $? -eq 0
+
+# --target-perf: a feature stays when the target knows its id (below the
+# feats column of --list-targets)
+"$PD_BIN/pd-convert" --list-targets >"$tmp/targets"
+feats() { awk -v t="$1" '$1 == t { print $4 }' "$tmp/targets"; }
+for t in 4.3 4.18 5.4 6.1; do
+	"$REC" -q -k monotonic --target-perf=$t -o "$tmp/t$t.data" -- true
+	perf_header "$tmp/t$t.data" >"$tmp/t$t.h"
+	last=$(feats $t)
+	got=
+	want=
+	for f in 14:'node[0-9]* meminfo' 20:'CPU cache info' \
+		 22:'memory nodes' 23:'clockid frequency' 29:'clockid:'; do
+		id=${f%%:*}
+		[ "$id" -lt "$last" ] && want="$want $id"
+		grep -q "^# ${f#*:}" "$tmp/t$t.h" && got="$got $id"
+	done
+	check "--target-perf=$t: features$got, those the target reads (below $last)" \
+		test "$got" = "$want"
+done
