@@ -227,15 +227,14 @@ static const struct pd_perf_target t_4_18 = {
 	/*
 	 * event.h (v4.18): HEADER_FEATURE (80) is the last user type.
 	 *
-	 * Not conservative for RHEL 8 in one place, pipe mode: perf writes
-	 * and expects its own last feature as the end-of-features marker,
-	 * 23 here; RHEL 8 perf knows feature 23 (CLOCKID) and fails on an
-	 * empty one (header.c of 4.18.0-147: process_clockid() cannot read
-	 * its u64, perf_event__process_feature() returns -1). Hiding
-	 * HEADER_FEATURE here (80 instead of 81) would make the stream safe
-	 * for both but drop every pipe feature for upstream 4.18 and change
-	 * what tests/t0060-convert.sh relies on; left as the code says, and
-	 * the rhel8 target is the one for RHEL 8.
+	 * Pipe mode: perf writes and expects its own last feature as the
+	 * end-of-features marker, 23 here; RHEL 8 perf knows feature 23
+	 * (CLOCKID) and fails on an empty one (header.c of 4.18.0-147:
+	 * process_clockid() cannot read its u64,
+	 * perf_event__process_feature() returns -1). The writer gives
+	 * marker 23 a zero u64 (features-internal.h,
+	 * pd__pipe_marker_body()), which RHEL 8 and perf 6.1 read as a
+	 * resolution of 0; the rhel8 target is still the one for RHEL 8.
 	 */
 	.user_record_max = 81,
 	/* header.h (v4.18): MEM_TOPOLOGY (22) is the last feature */

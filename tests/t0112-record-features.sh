@@ -118,3 +118,36 @@ for t in 4.3 4.18 5.4 6.1; do
 	check "--target-perf=$t: features$got, those the target reads (below $last)" \
 		test "$got" = "$want"
 done
+
+# Pipe mode for every target. A stream ends its features with the
+# target's last feature id (its perf stops on any other); perf 6.1 takes
+# ids 23, 28 and 30 (the 4.18, 5.4 and 5.10 markers) for features and
+# reads them from the 8 zero bytes the marker carries. The RHEL 7 and 8
+# marker, 24, is DIR_FORMAT to perf 6.1, which refuses it outside a
+# directory whatever it holds ("failed to process type: 80", as for RHEL
+# perf's own pipes): such a stream is for its target; converted for 6.1
+# it opens.
+for t in $(awk 'NR > 1 { print $1 }' "$tmp/targets"); do
+	"$REC" -q --target-perf=$t -o - -- true >"$tmp/p$t.data"
+	last=$(feats $t)
+	marker=$("$INFO" -D "$tmp/p$t.data" 2>/dev/null |
+		awk '/PERF_RECORD_FEATURE/ { id = $6 } END { print id }')
+	perf script -i - <"$tmp/p$t.data" >"$tmp/p.script" 2>"$tmp/p.err"
+	rc=$?
+	case $t in
+	3.10|4.1|4.3)
+		check "pipe for $t: no features (that perf takes none from a pipe); perf 6.1 reads it, nothing on stderr" \
+			test -z "$marker" -a $rc -eq 0 -a ! -s "$tmp/p.err" ;;
+	rhel7|rhel8)
+		check "pipe for $t: ends with marker $last; perf 6.1 stops on it (DIR_FORMAT), as on that perf's own pipes" \
+			test "$marker" = "$last" -a -n "$(grep 'failed to process type: 80' "$tmp/p.err")"
+		"$PD_BIN/pd-convert" --target-perf=6.1 "$tmp/p$t.data" -o - 2>/dev/null |
+			perf script -i - >/dev/null 2>"$tmp/p.err"
+		check "pipe for $t converted for 6.1: perf 6.1 reads it, nothing on stderr" \
+			test $? -eq 0 -a ! -s "$tmp/p.err" ;;
+	*)
+		check "pipe for $t: ends with marker $last; perf 6.1 reads it, nothing on stderr" \
+			test "$marker" = "$last" -a $rc -eq 0 -a ! -s "$tmp/p.err" ;;
+	esac
+	head -2 "$tmp/p.err"
+done

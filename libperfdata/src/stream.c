@@ -106,12 +106,17 @@ static int process_header_record(struct pd_reader *r, const uint8_t *p,
 					     "FEATURE record of %u bytes is too small",
 					     size);
 		feat = pd_get64(p + 8, sw);
-		if (size == 16 && feat != PD_FEAT_BRANCH_STACK &&
-		    feat != PD_FEAT_STAT) {
+		if ((size == 16 && feat != PD_FEAT_BRANCH_STACK &&
+		     feat != PD_FEAT_STAT) ||
+		    (size == 16 + pd__pipe_marker_body(feat) && size > 16 &&
+		     !pd_get64(p + 16, sw))) {
 			/*
 			 * The writer's end-of-features marker: its last
 			 * feature id (24 from perf 4.x, 32 from 6.1), empty.
-			 * No other feature is empty.
+			 * No other feature is empty. Ours for 4.18, 5.4 and
+			 * 5.10 carry 8 zero bytes (features-internal.h):
+			 * perf writes those features 4 bytes long when
+			 * empty, and CLOCKID never 0.
 			 */
 			r->hdr.pipe_feature_marker = feat;
 			r->header_done = true;

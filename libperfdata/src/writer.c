@@ -25,6 +25,7 @@
 #include "attr.h"
 #include "compress.h"
 #include "feat-swap.h"
+#include "features-internal.h"
 #include "reader-internal.h"
 
 #define OBUF_SIZE	(256 * 1024)
@@ -609,11 +610,12 @@ static int emit_pipe_features(struct pd_writer *w)
 		free(data);
 	}
 	if (!err && w->pipe_last_feature) {
-		uint8_t hdr[16];
+		uint8_t hdr[16 + 8] = { 0 };
+		size_t body = pd__pipe_marker_body(w->pipe_last_feature);
 
-		put_header(w, hdr, PD_RECORD_HEADER_FEATURE, 0, 16);
+		put_header(w, hdr, PD_RECORD_HEADER_FEATURE, 0, 16 + body);
 		put64(w, hdr + 8, w->pipe_last_feature);
-		err = emit(w, hdr, 16);
+		err = emit(w, hdr, 16 + body);
 	}
 	if (!err && w->feat[PD_FEAT_TRACING_DATA].data)
 		err = emit_tracing_data(w);
