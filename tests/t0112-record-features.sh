@@ -151,3 +151,56 @@ for t in $(awk 'NR > 1 { print $1 }' "$tmp/targets"); do
 	esac
 	head -2 "$tmp/p.err"
 done
+
+# Kernel modules: one MMAP per module (pid -1, misc kernel) as perf record
+# synthesizes them, same addresses, sizes and paths, in the same order.
+if [ ! -r /proc/modules ] || [ ! -s /proc/modules ]; then
+	skip "no loaded kernel modules here (/proc/modules missing or empty: a kernel without module support): module maps not compared"
+else
+	perf record -q -a -o "$tmp/pm.data" -- true 2>/dev/null
+	"$REC" -q -a -o "$tmp/dm.data" -- true
+	mods() { perf report -D -i "$1" 2>/dev/null </dev/null |
+		grep 'PERF_RECORD_MMAP -1/0:' | grep -v 'kernel.kallsyms' |
+		sed 's/^.*PERF_RECORD_MMAP/PERF_RECORD_MMAP/'; }
+	mods "$tmp/pm.data" >"$tmp/want"
+	mods "$tmp/dm.data" >"$tmp/got"
+	if [ ! -s "$tmp/want" ]; then
+		skip "perf record synthesizes no module map here (addresses hidden?): nothing to compare"
+	else
+		check "module maps: the $(wc -l <"$tmp/want") MMAPs perf record synthesizes" \
+			cmp -s "$tmp/want" "$tmp/got"
+		diff "$tmp/want" "$tmp/got" | head -6
+	fi
+fi
+
+# KSYMBOL and BPF_EVENT: asked for on the side-band event where the
+# target reads them (5.1+); a BPF program the command loads is named.
+BPFLOAD=$(dirname "$PD_BIN")/tests/tools/bpf-load
+perf_header "$tmp/pd.data" | grep -q 'ksymbol = 1, bpf_event = 1'
+check "the side-band event asks for ksymbol and bpf_event" test $? -eq 0
+"$REC" -q --target-perf=4.18 -o "$tmp/k418.data" -- true
+perf_header "$tmp/k418.data" | grep -q 'ksymbol'
+check "--target-perf=4.18 (no KSYMBOL records): not asked for" test $? -ne 0
+if [ ! -x "$BPFLOAD" ]; then
+	skip "tests/tools/bpf-load not built (make check builds it): KSYMBOL not tested"
+elif ! "$BPFLOAD" pd_probe 2>"$tmp/bpf.err"; then
+	skip "this kernel does not let us load a BPF program ($(head -1 "$tmp/bpf.err")): KSYMBOL not tested"
+elif [ "$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null)" = 0 ]; then
+	skip "the BPF JIT is off (net.core.bpf_jit_enable=0): no KSYMBOL to record"
+else
+	"$REC" -q -o "$tmp/bpf.data" -- "$BPFLOAD" pd_ksym_test
+	perf report -D -i "$tmp/bpf.data" 2>/dev/null </dev/null >"$tmp/bpf.dump"
+	grep -q 'PERF_RECORD_KSYMBOL .* type 1 flags 0x0 name bpf_prog_[0-9a-f]*_pd_ksym_test' "$tmp/bpf.dump"
+	check "a BPF program loaded while recording: perf reads its KSYMBOL (bpf_prog_TAG_pd_ksym_test)" test $? -eq 0
+	grep -q 'PERF_RECORD_BPF_EVENT type 1' "$tmp/bpf.dump"
+	check "and its BPF_EVENT (program loaded)" test $? -eq 0
+	perf record -q -o "$tmp/pbpf.data" -- "$BPFLOAD" pd_ksym_test 2>/dev/null
+	kinds() { perf report -D -i "$1" 2>/dev/null </dev/null |
+		grep -E -o 'PERF_RECORD_(KSYMBOL|BPF_EVENT) .*(type [0-9]*,? flags [0-9a-fx]*)' |
+		sed 's/addr [0-9a-f]* //; s/, id [0-9]*//'; }
+	kinds "$tmp/pbpf.data" >"$tmp/want"
+	kinds "$tmp/bpf.data" >"$tmp/got"
+	check "KSYMBOL and BPF_EVENT records of the kinds perf record writes ($(wc -l <"$tmp/want"))" \
+		cmp -s "$tmp/want" "$tmp/got"
+	diff "$tmp/want" "$tmp/got" | head -4
+fi

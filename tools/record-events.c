@@ -11,6 +11,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <perfdata/compat.h>
+
 #include "record.h"
 
 /* perf_event_attr.size given to the kernel: the 5.13+ layout (sig_data) */
@@ -221,6 +223,14 @@ void rec_events__config(struct rec_event *evs, size_t nr,
 				    PD_ATTR_MMAP2 | PD_ATTR_COMM_EXEC;
 			if (o->switch_events)
 				a->flags |= PD_ATTR_CONTEXT_SWITCH;
+			/* BPF programs and other kernel text loaded while
+			 * recording get a name (KSYMBOL, BPF_EVENT), as perf
+			 * asks for them, where the target reads them */
+			if (!o->target ||
+			    pd_perf_target__knows_record(
+				    pd_perf_target__find(o->target),
+				    PD_RECORD_KSYMBOL))
+				a->flags |= PD_ATTR_KSYMBOL | PD_ATTR_BPF_EVENT;
 			/* DWARF unwinding reads .eh_frame_hdr and .eh_frame
 			 * from the read-only segments: their maps too, as
 			 * perf records them */
@@ -303,7 +313,16 @@ int rec_event__open(struct rec_event *ev, pid_t pid, int cpu, bool *fell_back)
 			free(name);
 		}
 	}
-	/* an older kernel: a smaller attr, without the newest bits */
+	/* an older kernel: a smaller attr, without the newest bits
+	 * (ksymbol and bpf_event are 5.1's; EINVAL before) */
+	if (fd == -EINVAL && (ev->attr.flags & PD_ATTR_KSYMBOL)) {
+		struct pd_attr a = ev->attr;
+
+		a.flags &= ~(PD_ATTR_KSYMBOL | PD_ATTR_BPF_EVENT);
+		fd = sys_perf_event_open(&a, pid, cpu);
+		if (fd >= 0)
+			ev->attr = a;
+	}
 	if (fd == -E2BIG) {
 		struct pd_attr a = ev->attr;
 

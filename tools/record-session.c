@@ -891,6 +891,8 @@ int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
 	if (open_writer(&s))
 		goto out;
 	err = rec_synth_kernel(&evs[0].attr, emit_synth, &s);
+	if (!err)
+		err = rec_synth_modules(&evs[0].attr, emit_synth, &s);
 	if (!err && (o->pid || o->tid))
 		err = rec_synth_process(o->pid ? o->pid : o->tid, &evs[0].attr,
 					emit_synth, &s);

@@ -20,8 +20,8 @@
 #define REC_MAX	4096	/* synthesized records stay well below 64 KiB */
 
 /* The sample_id trailer of attr: pid/tid given, everything else 0. */
-static size_t put_trailer(uint8_t *p, const struct pd_attr *attr, int32_t pid,
-			  int32_t tid)
+size_t rec_synth_trailer(uint8_t *p, const struct pd_attr *attr,
+			 int32_t pid, int32_t tid)
 {
 	size_t n = rec_id_hdr_size(attr);
 
@@ -33,7 +33,7 @@ static size_t put_trailer(uint8_t *p, const struct pd_attr *attr, int32_t pid,
 	return n;
 }
 
-static size_t put_name(uint8_t *p, const char *name)
+size_t rec_synth_name(uint8_t *p, const char *name)
 {
 	size_t len = strlen(name) + 1, padded = (len + 7) & ~(size_t)7;
 
@@ -42,7 +42,7 @@ static size_t put_name(uint8_t *p, const char *name)
 	return padded;
 }
 
-static void put_header(uint8_t *p, uint32_t type, uint16_t misc, size_t size)
+void rec_synth_header(uint8_t *p, uint32_t type, uint16_t misc, size_t size)
 {
 	uint16_t sz = size;
 
@@ -87,9 +87,9 @@ int rec_synth_kernel(const struct pd_attr *attr, rec_emit_fn emit, void *ctx)
 	memcpy(rec + n + 16, &end, 8);
 	memcpy(rec + n + 24, &text, 8);
 	n += 32;
-	n += put_name(rec + n, "[kernel.kallsyms]_text");
-	n += put_trailer(rec + n, attr, -1, 0);
-	put_header(rec, PD_RECORD_MMAP, PD_MISC_KERNEL, n);
+	n += rec_synth_name(rec + n, "[kernel.kallsyms]_text");
+	n += rec_synth_trailer(rec + n, attr, -1, 0);
+	rec_synth_header(rec, PD_RECORD_MMAP, PD_MISC_KERNEL, n);
 	return emit(ctx, rec, attr);
 }
 
@@ -115,9 +115,9 @@ static int synth_comm(pid_t pid, pid_t tid, const struct pd_attr *attr,
 	memcpy(rec + n, &p32, 4);
 	memcpy(rec + n + 4, &t32, 4);
 	n += 8;
-	n += put_name(rec + n, comm);
-	n += put_trailer(rec + n, attr, pid, tid);
-	put_header(rec, PD_RECORD_COMM, 0, n);
+	n += rec_synth_name(rec + n, comm);
+	n += rec_synth_trailer(rec + n, attr, pid, tid);
+	rec_synth_header(rec, PD_RECORD_COMM, 0, n);
 	return emit(ctx, rec, attr);
 }
 
@@ -183,9 +183,9 @@ static int synth_maps(pid_t pid, const struct pd_attr *attr, rec_emit_fn emit,
 		memcpy(rec + n + 56, &prot, 4);
 		memcpy(rec + n + 60, &flags, 4);
 		n += 64;
-		n += put_name(rec + n, name);
-		n += put_trailer(rec + n, attr, pid, pid);
-		put_header(rec, PD_RECORD_MMAP2,
+		n += rec_synth_name(rec + n, name);
+		n += rec_synth_trailer(rec + n, attr, pid, pid);
+		rec_synth_header(rec, PD_RECORD_MMAP2,
 			   PD_MISC_USER | (data ? PD_MISC_MMAP_DATA : 0), n);
 		err = emit(ctx, rec, attr);
 	}

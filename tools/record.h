@@ -138,6 +138,15 @@ int rec_synth_process(pid_t pid, const struct pd_attr *attr, rec_emit_fn emit,
 		      void *ctx);
 /* Every process in /proc (-a). */
 int rec_synth_all(const struct pd_attr *attr, rec_emit_fn emit, void *ctx);
+/* The pieces of a synthesized record: its header, a NUL-padded name, the
+ * sample_id trailer of attr (pid/tid given, the rest 0); sizes returned. */
+void rec_synth_header(uint8_t *p, uint32_t type, uint16_t misc, size_t size);
+size_t rec_synth_name(uint8_t *p, const char *name);
+size_t rec_synth_trailer(uint8_t *p, const struct pd_attr *attr, int32_t pid,
+			 int32_t tid);
+/* An MMAP per loaded kernel module (record-modules.c). */
+int rec_synth_modules(const struct pd_attr *attr, rec_emit_fn emit,
+		      void *ctx);
 
 /* ---- header features (record-feat.c) ---- */
 
