@@ -80,7 +80,16 @@ if have_perf && (cd "$tmp/rec" && perf record -q -N -g -o fresh.data ./burn 200)
 		-o "$tmp/conf.tar.zst" 2>/dev/null
 	check "buildid.dir of \$PERF_CONFIG: burn found in that cache" \
 		sh -c "zstd -dc '$tmp/conf.tar.zst' | tar -xOf - manifest | grep -q '^elf	.*/burn	$tmp/confcache/'"
+	PERF_CONFIG=$tmp/conf.config fold "$tmp/rec/fresh.data" >"$tmp/conf.fold" 2>/dev/null
+	check "buildid.dir of \$PERF_CONFIG: pd-fold finds burn there as perf does (folds as with burn in place)" \
+		cmp -s "$tmp/fresh.want" "$tmp/conf.fold"
+	PERF_CONFIG=/dev/null fold "$tmp/rec/fresh.data" >"$tmp/conf.fold" 2>/dev/null
+	check "no buildid.dir configured: pd-fold does not find burn (the check can fail)" \
+		sh -c "! cmp -s '$tmp/fresh.want' '$tmp/conf.fold'"
 	cp "$tmp/conf.config" "$HOME/.perfconfig"
+	fold "$tmp/rec/fresh.data" >"$tmp/conf.fold" 2>/dev/null
+	check "buildid.dir of ~/.perfconfig: pd-fold finds burn there" \
+		cmp -s "$tmp/fresh.want" "$tmp/conf.fold"
 	conv -q --to=archive "$tmp/rec/fresh.data" -o "$tmp/conf2.tar.zst" 2>/dev/null
 	check "buildid.dir of ~/.perfconfig: burn found in that cache" \
 		sh -c "zstd -dc '$tmp/conf2.tar.zst' | tar -xOf - manifest | grep -q '^elf	.*/burn	$tmp/confcache/'"

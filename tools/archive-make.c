@@ -302,65 +302,6 @@ static int collect(struct make *m, const char *profile)
 }
 
 /*
- * perf's buildid.dir from its configuration: the file $PERF_CONFIG names,
- * else /etc/perfconfig then ~/.perfconfig (the later one winning), in
- * git-config syntax: a "[buildid]" section with "dir = PATH". "" when
- * none says so.
- */
-static void perf_config_buildid_dir(char *out, size_t size)
-{
-	const char *env = getenv("PERF_CONFIG"), *home = getenv("HOME");
-	char user[4096], *line = NULL;
-	const char *files[2];
-	size_t cap = 0, nf = 0, i;
-
-	out[0] = '\0';
-	if (env) {
-		files[nf++] = env;
-	} else {
-		files[nf++] = "/etc/perfconfig";
-		if (home && *home) {
-			snprintf(user, sizeof(user), "%s/.perfconfig", home);
-			files[nf++] = user;
-		}
-	}
-	for (i = 0; i < nf; i++) {
-		FILE *f = fopen(files[i], "re");
-		bool in_buildid = false;
-
-		if (!f)
-			continue;
-		while (getline(&line, &cap, f) > 0) {
-			char *p = line + strspn(line, " \t"), *v, *e;
-
-			p[strcspn(p, "\r\n")] = '\0';
-			if (*p == '[') {
-				e = strchr(p, ']');
-				in_buildid = e && e - p == 8 &&
-					     !strncasecmp(p + 1, "buildid", 7);
-				continue;
-			}
-			if (!in_buildid || strncasecmp(p, "dir", 3))
-				continue;
-			v = p + 3 + strspn(p + 3, " \t");
-			if (*v != '=')
-				continue;
-			v += 1 + strspn(v + 1, " \t");
-			e = v + strlen(v);
-			while (e > v && (e[-1] == ' ' || e[-1] == '\t'))
-				*--e = '\0';
-			if (e - v >= 2 && *v == '"' && e[-1] == '"') {
-				e[-1] = '\0';
-				v++;
-			}
-			snprintf(out, size, "%s", v);
-		}
-		fclose(f);
-	}
-	free(line);
-}
-
-/*
  * The build-id caches searched, in order: the input archive's,
  * $PERF_BUILDID_DIR, then what perf itself reads: SYMFS/.debug under a
  * symfs, else buildid.dir of perf's configuration, then ~/.debug.
@@ -380,8 +321,7 @@ static size_t cache_dirs(const struct make *m, const char **dirs,
 		dirs[n++] = home[0];
 		return n;
 	}
-	perf_config_buildid_dir(home[1], 4096);
-	if (home[1][0])
+	if (pd_perf_config_buildid_dir(home[1], 4096))
 		dirs[n++] = home[1];
 	if (h && *h) {
 		snprintf(home[0], 4096, "%s/.debug", h);

@@ -45,8 +45,11 @@ pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
 			s->buildid_dir = NULL;
 	} else {
 		const char *home = getenv("HOME");
+		char conf[4096];
 
-		if (asprintf(&s->buildid_dir, "%s/.debug", home ? home : "") < 0)
+		if (pd_perf_config_buildid_dir(conf, sizeof(conf)))
+			s->buildid_dir = strdup(conf);
+		else if (asprintf(&s->buildid_dir, "%s/.debug", home ? home : "") < 0)
 			s->buildid_dir = NULL;
 	}
 	if (s->opts.kallsyms)

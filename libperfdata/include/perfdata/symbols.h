@@ -23,7 +23,8 @@ struct pd_symbolizer_opts {
 	size_t sz;
 	const char *symfs;	/* prefix for every DSO path (perf --symfs) */
 	const char *buildid_dir; /* NULL: symfs/.debug with a symfs, else
-				  * $PERF_BUILDID_DIR, else ~/.debug */
+				  * $PERF_BUILDID_DIR, else buildid.dir of
+				  * perf's configuration, else ~/.debug */
 	const char *kallsyms;	/* NULL: /proc/kallsyms */
 	/*
 	 * The kernel image (perf --vmlinux), the only source of the
@@ -66,6 +67,13 @@ struct pd_inline_frame {
 };
 
 struct pd_symbolizer *pd_symbolizer__new(const struct pd_symbolizer_opts *opts);
+
+/*
+ * buildid.dir of perf's configuration (the file $PERF_CONFIG names, else
+ * /etc/perfconfig then ~/.perfconfig, the later one winning) into out;
+ * false, out "", when none sets it.
+ */
+bool pd_perf_config_buildid_dir(char *out, size_t size);
 void pd_symbolizer__free(struct pd_symbolizer *s);
 
 /*
