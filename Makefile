@@ -119,10 +119,12 @@ $(B)/bin/%: $(B)/tools/%.o $(COMMON_OBJS) $(STATIC_LIB)
 # helpers only, with libc alone (static unless a sanitizer is on, as
 # those need the dynamic loader), it starts in a fraction of the time a
 # tool linked with libperfdata's libraries takes, which is most of its
-# run on small inputs. FLAME_LDFLAGS= links it dynamically.
+# run on small inputs. FLAME_LDFLAGS= links it dynamically, as happens
+# where the C library has no static archive (glibc-static on Fedora).
 FLAME_OBJS  := $(patsubst tools/%.c,$(B)/tools/%.o,$(wildcard tools/flame-*.c)) \
                $(B)/tools/common/cli.o $(B)/tools/common/arena.o
-FLAME_LDFLAGS ?= $(if $(SAN),,-static)
+FLAME_LDFLAGS ?= $(if $(SAN),,$(shell printf 'int main(void) { return 0; }' | \
+	$(CC) -static -x c -o /dev/null - 2>/dev/null && echo -static))
 $(B)/bin/pd-flame: $(B)/tools/pd-flame.o $(FLAME_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(FLAME_LDFLAGS) -o $@ $< $(FLAME_OBJS) -lm
