@@ -203,6 +203,19 @@ for t in $(awk 'NR > 1 { print $1 }' "$tmp/targets"); do
 	head -2 "$tmp/p.err"
 done
 
+# The kernel's map: from _text to _etext, as perf record synthesizes it
+kmap() { perf report -D -i "$1" 2>/dev/null </dev/null |
+	grep 'PERF_RECORD_MMAP -1/0: .*kernel.kallsyms' |
+	sed 's/^.*PERF_RECORD_MMAP/PERF_RECORD_MMAP/'; }
+kmap "$tmp/perf.data" >"$tmp/want"
+kmap "$tmp/pd.data" >"$tmp/got"
+if [ -s "$tmp/want" ]; then
+	check "the kernel's MMAP as perf record's: $(cat "$tmp/want")" cmp -s "$tmp/want" "$tmp/got"
+	diff "$tmp/want" "$tmp/got" | head -4
+else
+	skip "perf record synthesizes no kernel map here (kernel addresses hidden)"
+fi
+
 # Kernel modules: one MMAP per module (pid -1, misc kernel) as perf record
 # synthesizes them, same addresses, sizes and paths, in the same order.
 if [ ! -r /proc/modules ] || [ ! -s /proc/modules ]; then

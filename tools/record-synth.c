@@ -54,7 +54,7 @@ void rec_synth_header(uint8_t *p, uint32_t type, uint16_t misc, size_t size)
 int rec_synth_kernel(const struct pd_attr *attr, rec_emit_fn emit, void *ctx)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
-	uint64_t text = 0, end = 0;
+	uint64_t text = 0, end = 0, etext = 0;
 	char line[512];
 	uint8_t rec[REC_MAX];
 	int32_t pid = -1, tid = 0;
@@ -70,12 +70,18 @@ int rec_synth_kernel(const struct pd_attr *attr, rec_emit_fn emit, void *ctx)
 			continue;
 		if (strchr(line, '['))
 			continue;	/* a module's or BPF's symbol */
-		if (!strcmp(name, "_text"))
+		if (!strcmp(name, "_text") || (!text && !strcmp(name, "_stext")))
 			text = addr;
+		if (!strcmp(name, "_etext"))
+			etext = addr;
 		if (addr > end)
 			end = addr;
 	}
 	fclose(f);
+	/* the map ends where the kernel's text does, as perf makes it;
+	 * without _etext, at its last symbol */
+	if (etext > text)
+		end = etext;
 	if (!text || end <= text)
 		return 0;	/* addresses hidden (kptr_restrict) */
 	memset(rec, 0, sizeof(rec));
