@@ -192,6 +192,13 @@ if [ -s "$tmp/vml" ]; then
 	check "a vmlinux of another build id: not stored, one warning why" \
 		sh -c "! zstd -dc '$tmp/sysw.tar.zst' | tar -tf - | grep -qx vmlinux &&
 			grep -q 'vml-other not stored: its build id is not the recording kernel' '$tmp/err'"
+	# an archive of the archive keeps its vmlinux (the file itself still
+	# away): the same kernel frames
+	conv --to=archive "$tmp/sysv.tar.zst" -o "$tmp/sysv2.tar.zst" 2>"$tmp/err"
+	fold "$tmp/sysv2.tar.zst" >"$tmp/vmla2.got" 2>/dev/null
+	check "an archive made from the archive keeps its vmlinux: the same kernel frames" \
+		sh -c "zstd -dc '$tmp/sysv2.tar.zst' | tar -tf - | grep -qx vmlinux && cmp -s '$tmp/vmla.got' '$tmp/vmla2.got'"
+	check "archive of the archive: no warning about its vmlinux" sh -c "! grep -q vmlinux '$tmp/err'"
 	mv "$tmp/vml.away" "$tmp/vml"
 	conv -q --from-archive "$tmp/sysv.tar.zst" -o "$tmp/extv" 2>/dev/null
 	check "--from-archive: DIR/vmlinux is the vmlinux given" cmp -s "$tmp/vml" "$tmp/extv/vmlinux"
@@ -223,6 +230,10 @@ if [ -n "$rec" ] && [ -f "$TD/jit-$pid.dump" ] && [ -f "$TD/perf-$pid.map" ]; th
 	fold --symfs="$tmp/jitempty" "$tmp/jit.tar.zst" >"$tmp/jit.got" 2>"$tmp/err"
 	check "jit: the archive folds identically with the dump gone (and no other file)" \
 		cmp -s "$tmp/jit.want" "$tmp/jit.got"
+	conv -q --to=archive --symfs="$tmp/jitempty" "$tmp/jit.tar.zst" -o "$tmp/jit2.tar.zst" 2>/dev/null
+	fold --symfs="$tmp/jitempty" "$tmp/jit2.tar.zst" >"$tmp/jit2.got" 2>/dev/null
+	check "jit: an archive made from the archive keeps the dump: the same folding" \
+		sh -c "zstd -dc '$tmp/jit2.tar.zst' | tar -tf - | grep -qx jit/1.dump && cmp -s '$tmp/jit.want' '$tmp/jit2.got'"
 	conv -q --from-archive "$tmp/jit.tar.zst" -o "$tmp/extj" 2>/dev/null
 	check "jit: --from-archive: DIR/jit/1.dump is the dump" \
 		cmp -s "$TD/jit-$pid.dump" "$tmp/extj/jit/1.dump"
@@ -239,6 +250,10 @@ if [ -n "$rec" ] && [ -f "$TD/jit-$pid.dump" ] && [ -f "$TD/perf-$pid.map" ]; th
 	fold --symfs="$tmp/jitempty" "$tmp/jitmap.tar.zst" >"$tmp/jitmap.got" 2>/dev/null
 	check "jit: the archive's perf map names JIT frames (jit_warm) with it gone" \
 		grep -q ";jit_warm " "$tmp/jitmap.got"
+	conv -q --to=archive --symfs="$tmp/jitempty" "$tmp/jitmap.tar.zst" -o "$tmp/jitmap2.tar.zst" 2>/dev/null
+	fold --symfs="$tmp/jitempty" "$tmp/jitmap2.tar.zst" >"$tmp/jitmap2.got" 2>/dev/null
+	check "jit: an archive made from the archive keeps the perf map: the same folding" \
+		cmp -s "$tmp/jitmap.got" "$tmp/jitmap2.got"
 	if (cd "$tmp" && unshare -m sh -c 'mount -t tmpfs tmpfs /tmp &&
 		cp perf-map.copy /tmp/perf-$1.map &&
 		"$2" --symfs=jitfs --kallsyms="$3" "$4" >jitmap.want 2>/dev/null' \

@@ -78,8 +78,9 @@ struct make {
 	uint64_t ks_size;
 	struct jit_ent *jits;
 	size_t nr_jits;
-	char *vml_src;			/* --vmlinux, when it is stored */
-	const char *vml_missing;
+	char *vml_src;			/* the vmlinux stored, or NULL */
+	const char *vml_missing;	/* why the one looked at is not */
+	char *vml_tried;		/* --vmlinux, or the input archive's */
 	char vml_sha[65];
 	uint64_t vml_size;
 };
@@ -352,6 +353,10 @@ static char *find_in_caches(const struct make *m, const struct dso_ent *d,
 	return NULL;
 }
 
+static void input_member(const struct make *m, const char *kind,
+			 size_t path_field, const char *prefix, const char *path,
+			 char *buf, size_t size);
+
 static void find_files(struct make *m, struct dso_ent *d)
 {
 	char path[4200], hx[2 * BID_MAX + 1];
@@ -359,9 +364,17 @@ static void find_files(struct make *m, struct dso_ent *d)
 	int n;
 
 	if (!d->bid_size) {
-		/* no recorded build id: the file's own, if it is there */
+		/* no recorded build id: the file's own, if it is there, else
+		 * the input archive's copy of that path */
 		snprintf(path, sizeof(path), "%s%s", m->o->symfs ? m->o->symfs : "",
 			 d->path);
+		if (access(path, F_OK)) {
+			/* extracted as perf's cache holds it: .build-id/xx/rest/elf */
+			input_member(m, "elf", 5, ".build-id/", d->path, path,
+				     sizeof(path) - 4);
+			if (path[0])
+				strcat(path, "/elf");
+		}
 		n = pd_elf_build_id(path, fb, sizeof(fb));
 		if (n <= 0) {
 			d->missing = access(path, F_OK) ? "not found (no build id recorded)" :
@@ -485,17 +498,21 @@ static void find_kallsyms(struct make *m)
 }
 
 /*
- * The copy an input archive holds of the jitdump recorded at path (its
- * manifest's "jitdump MEMBER SIZE SHA256 PATH FROM" line), or "".
+ * The copy an input archive holds of the file recorded at path, from its
+ * manifest: the line of kind ("elf", "jitdump") whose field path_field is
+ * the path and whose member lies under prefix; "" if none.
  */
-static void input_jitdump(const struct make *m, const char *path, char *buf,
-			  size_t size)
+static void input_member(const struct make *m, const char *kind,
+			 size_t path_field, const char *prefix, const char *path,
+			 char *buf, size_t size)
 {
-	char *line = NULL, *esc = NULL, *f[6];
+	char *line = NULL, *esc = NULL, *f[7];
 	size_t cap = 0, len = 0, k;
 	FILE *in, *e;
 
 	buf[0] = '\0';
+	if (!m->archive_dir)
+		return;
 	snprintf(buf, size, "%s/manifest", m->archive_dir);
 	in = fopen(buf, "re");
 	buf[0] = '\0';
@@ -514,14 +531,15 @@ static void input_jitdump(const struct make *m, const char *path, char *buf,
 		char *t = line;
 
 		line[strcspn(line, "\n")] = '\0';
-		for (k = 0; k < 6 && t; k++) {
+		for (k = 0; k < 7 && t; k++) {
 			f[k] = t;
 			t = strchr(t, '\t');
 			if (t)
 				*t++ = '\0';
 		}
-		if (k >= 5 && !strcmp(f[0], "jitdump") && !strcmp(f[4], esc) &&
-		    !strncmp(f[1], "jit/", 4) && !strstr(f[1], "..")) {
+		if (k > path_field && !strcmp(f[0], kind) &&
+		    !strcmp(f[path_field], esc) &&
+		    !strncmp(f[1], prefix, strlen(prefix)) && !strstr(f[1], "..")) {
 			snprintf(buf, size, "%s/%s", m->archive_dir, f[1]);
 			break;
 		}
@@ -529,6 +547,13 @@ static void input_jitdump(const struct make *m, const char *path, char *buf,
 	free(line);
 	free(esc);
 	fclose(in);
+}
+
+/* The input archive's copy of the jitdump recorded at path, or "". */
+static void input_jitdump(const struct make *m, const char *path, char *buf,
+			  size_t size)
+{
+	input_member(m, "jitdump", 4, "jit/", path, buf, size);
 }
 
 /* A JIT file's member: jit/N.dump (N counting dumps), jit/perf-PID.map */
@@ -576,23 +601,34 @@ static int find_jits(struct make *m)
 	return 0;
 }
 
-/* --vmlinux: stored when it is the recording kernel's (by build id). */
+/*
+ * --vmlinux, else the input archive's vmlinux: stored when it is the
+ * recording kernel's (by build id).
+ */
 static void find_vmlinux(struct make *m)
 {
+	const char *src = m->o->vmlinux;
+	char path[4200];
 	uint8_t fb[BID_MAX];
 	int n;
 
-	if (!m->o->vmlinux)
+	if (!src && m->archive_dir) {
+		snprintf(path, sizeof(path), "%s/vmlinux", m->archive_dir);
+		if (!access(path, R_OK))
+			src = path;
+	}
+	if (!src)
 		return;
-	n = pd_elf_build_id(m->o->vmlinux, fb, sizeof(fb));
-	if (access(m->o->vmlinux, R_OK))
+	m->vml_tried = strdup(src);
+	n = pd_elf_build_id(src, fb, sizeof(fb));
+	if (access(src, R_OK))
 		m->vml_missing = "not found";
 	else if (n <= 0)
 		m->vml_missing = "no build id (not a vmlinux?)";
 	else if (m->kbid_size && !bid_match(m->kbid, m->kbid_size, fb, n))
 		m->vml_missing = "its build id is not the recording kernel's";
 	else
-		m->vml_src = strdup(m->o->vmlinux);
+		m->vml_src = strdup(src);
 }
 
 static int write_manifest(struct make *m, const char *path, uint64_t psize,
@@ -688,8 +724,9 @@ static int write_manifest(struct make *m, const char *path, uint64_t psize,
 		fputc('\n', f);
 	} else if (m->vml_missing) {
 		fprintf(f, "missing\t%s\t", m->kbid_size ? hx : "-");
-		put_field(f, m->o->vmlinux);
-		fprintf(f, "\t--vmlinux: %s\n", m->vml_missing);
+		put_field(f, m->vml_tried ? m->vml_tried : "?");
+		fprintf(f, "\t%s: %s\n", m->o->vmlinux ? "--vmlinux" : "the input's vmlinux",
+			m->vml_missing);
 	}
 	if (m->ks_src)
 		fprintf(f, "kallsyms\tkallsyms\t%llu\t%s\t%s\n",
@@ -748,8 +785,9 @@ static void summary(const struct make *m, size_t stored)
 			pd_warn("%s: jitdump %s not found: its JIT frames will stay unresolved from the archive",
 				m->o->output, m->jits[i].path);
 	if (m->vml_missing)
-		pd_warn("%s: --vmlinux %s not stored: %s", m->o->output,
-			m->o->vmlinux, m->vml_missing);
+		pd_warn("%s: %s %s not stored: %s", m->o->output,
+			m->o->vmlinux ? "--vmlinux" : "the input's vmlinux",
+			m->vml_tried ? m->vml_tried : "?", m->vml_missing);
 }
 
 int archive_make(struct pd_reader *r, const struct archive_make_opts *o)
@@ -869,5 +907,6 @@ out:
 	}
 	free(m.jits);
 	free(m.vml_src);
+	free(m.vml_tried);
 	return ret;
 }
