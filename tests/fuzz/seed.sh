@@ -104,6 +104,15 @@ fuzz-script)
 		done
 	fi
 	;;
+fuzz-flame)
+	# folded and differential inputs of pd-flame's tests, each under a
+	# few option bytes
+	for f in "$top"/tests/flame/*.folded "$top"/tests/flame/*.diff; do
+		for o in 0 1 2 4 13 150; do
+			{ byte $o; head -c 65536 "$f"; } >"$dir/$(basename "$f")-$o"
+		done
+	done
+	;;
 fuzz-archive)
 	# small archives made by pd-convert: the profile, its small
 	# binaries (found under a private --symfs where the profile
