@@ -439,6 +439,57 @@ static void drop_feature(struct conv *c, unsigned int feat, enum pd_shim s)
 	c->rep->dropped[s]++;
 }
 
+/*
+ * sizeof(struct bpf_prog_info) in the tools uapi copy of linux/bpf.h a
+ * perf was built with: header.c's process_bpf_prog_info() refuses an
+ * entry whose info_len is larger ("detected invalid bpf_prog_info") and
+ * with it the whole header. run_cnt was the last field from 5.1,
+ * recursion_misses came with 5.12, verified_insns with 5.16, then
+ * attach_btf_obj_id and attach_btf_id (6.0 and later: 232, no shim).
+ */
+static uint32_t bpf_prog_info_size(const struct pd_perf_target *t)
+{
+	if (t->version < PD_PERF_VERSION(5, 12))
+		return 208;
+	if (t->version < PD_PERF_VERSION(5, 16))
+		return 216;
+	return 224;
+}
+
+/*
+ * BPF_PROG_INFO for an older target: each entry (u32 info_len, u32
+ * data_len, u64 arrays, info, data) keeps the part of the info its perf
+ * knows; what follows it in the struct are counters and ids that name
+ * nothing. Returns the new size, or 0 if the section is malformed.
+ */
+static size_t shrink_bpf_prog_info(uint8_t *p, size_t size, uint32_t max)
+{
+	size_t in = 4, out = 4;
+	uint32_t nr, i;
+
+	if (size < 4)
+		return 0;
+	memcpy(&nr, p, 4);
+	for (i = 0; i < nr; i++) {
+		uint32_t info_len, data_len, keep;
+
+		if (size - in < 16)
+			return 0;
+		memcpy(&info_len, p + in, 4);
+		memcpy(&data_len, p + in + 4, 4);
+		if (size - in - 16 < (uint64_t)info_len + data_len)
+			return 0;
+		keep = info_len < max ? info_len : max;
+		memcpy(p + out, &keep, 4);
+		memmove(p + out + 4, p + in + 4, 12);
+		memmove(p + out + 16, p + in + 16, keep);
+		memmove(p + out + 16 + keep, p + in + 16 + info_len, data_len);
+		in += 16 + (size_t)info_len + data_len;
+		out += 16 + (size_t)keep + data_len;
+	}
+	return out;
+}
+
 static int copy_features(struct conv *c)
 {
 	const struct pd_features *f = pd_reader__features(c->r);
@@ -488,6 +539,20 @@ static int copy_features(struct conv *c)
 		if (!copy)
 			return -ENOMEM;
 		memcpy(copy, data, size);
+		if (feat == PD_FEAT_BPF_PROG_INFO && c->t && !f->swapped &&
+		    on(c, PD_SHIM_FEATURE_LAYOUT)) {
+			size_t was = size;
+
+			size = shrink_bpf_prog_info(copy, size,
+						    bpf_prog_info_size(c->t));
+			if (!size) {
+				free(copy);
+				drop_feature(c, feat, PD_SHIM_FEATURE_LAYOUT);
+				continue;
+			}
+			if (size != was)
+				c->rep->changed[PD_SHIM_FEATURE_LAYOUT]++;
+		}
 		if (f->swapped && pd__feat_swap(feat, copy, size, false)) {
 			pd__warn(&(struct pd_logger){ .name = pd_reader__name(c->r) },
 				 "feature %u cannot be converted from the other byte order: dropped",

@@ -33,7 +33,7 @@ static const struct pd_shim_info shims[] = {
 	{ PD_SHIM_FEATURES, "features",
 	  "drop header features the target does not know" },
 	{ PD_SHIM_FEATURE_LAYOUT, "feature-layout",
-	  "drop features whose layout changed since the target (31: HYBRID_CPU_PMU_CAPS before 6.0)" },
+	  "drop or reshape features whose layout changed since the target (31: HYBRID_CPU_PMU_CAPS before 6.0; BPF_PROG_INFO entries cut to its struct bpf_prog_info)" },
 	{ PD_SHIM_PIPE_MARKER, "pipe-marker",
 	  "pipe mode: drop the input's end-of-features marker, write the target's" },
 };

@@ -356,6 +356,8 @@ int rec_features__set(struct pd_writer *w, const struct rec_event *evs,
 		err = set_pmu_mappings(w);
 	if (!err)
 		err = rec_features_topology(w);
+	if (!err)
+		err = rec_features_pmu_caps(w);
 	if (!err && o->use_clockid)
 		err = rec_features_clock(w, o->clockid);
 	return err;

@@ -842,6 +842,7 @@ int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
 		.o = o, .evs = evs, .nr_evs = nr, .go_fd = -1,
 		.exec_err_fd = -1,
 	};
+	struct rec_bpf *bpf = NULL;
 	int ret = PD_EXIT_DATA, err;
 
 	install_signals();
@@ -890,9 +891,19 @@ int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
 		goto out;
 	if (open_writer(&s))
 		goto out;
+	if (evs[0].attr.flags & PD_ATTR_KSYMBOL) {
+		bpf = rec_bpf__collect(&evs[0].attr, s.w, &err);
+		if (!bpf) {
+			pd_err("%s", err == -ENOMEM ? strerror(ENOMEM) :
+				     pd_writer__errmsg(s.w));
+			goto out;
+		}
+	}
 	err = rec_synth_kernel(&evs[0].attr, emit_synth, &s);
 	if (!err)
 		err = rec_synth_modules(&evs[0].attr, emit_synth, &s);
+	if (!err && bpf)
+		err = rec_bpf__emit(bpf, emit_synth, &s);
 	if (!err && (o->pid || o->tid))
 		err = rec_synth_process(o->pid ? o->pid : o->tid, &evs[0].attr,
 					emit_synth, &s);
@@ -938,6 +949,7 @@ out:
 		kill(s.child, SIGKILL);
 		waitpid(s.child, NULL, 0);
 	}
+	rec_bpf__free(bpf);
 	cleanup(&s);
 	return ret;
 }

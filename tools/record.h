@@ -4,7 +4,8 @@
  * (record-events.c), the per-CPU ring buffers (record-ring.c), the
  * side-band records synthesized for what already runs (record-synth.c),
  * the header features (record-feat.c, with the machine's topology in
- * record-topo.c and the clock in record-clock.c), the tracing data of tracepoints
+ * record-topo.c and the clock in record-clock.c), the BPF programs already
+ * loaded (record-bpf.c, record-btf.c), the tracing data of tracepoints
  * (record-tracing.c), the build ids of the DSOs that got samples
  * (record-buildid.c) and the session loop (record-session.c).
  *
@@ -148,6 +149,27 @@ size_t rec_synth_trailer(uint8_t *p, const struct pd_attr *attr, int32_t pid,
 int rec_synth_modules(const struct pd_attr *attr, rec_emit_fn emit,
 		      void *ctx);
 
+/*
+ * The BPF programs already loaded (record-bpf.c): collected, with the
+ * BPF_PROG_INFO and BPF_BTF features set on w, before any record is
+ * written (a pipe takes no feature after one); their KSYMBOL and
+ * BPF_EVENT records, as perf record synthesizes them, emitted later. No
+ * privilege: no programs, not an error. NULL and *err on failure.
+ */
+struct rec_bpf;
+struct rec_bpf *rec_bpf__collect(const struct pd_attr *attr,
+				struct pd_writer *w, int *err);
+int rec_bpf__emit(struct rec_bpf *b, rec_emit_fn emit, void *ctx);
+void rec_bpf__free(struct rec_bpf *b);
+/* bpf() with a zeroed-then-filled attr; its result, errno set. */
+union bpf_attr;
+int rec_bpf_sys(int cmd, union bpf_attr *attr);
+/* The raw BTF of id (record-btf.c); the caller frees *data. */
+int rec_btf_fetch(uint32_t id, void **data, uint32_t *size);
+/* The name of type_id in a raw BTF (0: the BTF is valid, *name ""). */
+int rec_btf_name(const void *data, uint32_t size, uint32_t type_id,
+		 const char **name);
+
 /* ---- header features (record-feat.c) ---- */
 
 int rec_features__set(struct pd_writer *w, const struct rec_event *evs,
@@ -156,6 +178,8 @@ int rec_feature_sample_time(struct pd_writer *w, uint64_t first,
 			    uint64_t last);
 /* CACHE, NUMA_TOPOLOGY, MEM_TOPOLOGY from sysfs (record-topo.c). */
 int rec_features_topology(struct pd_writer *w);
+/* CPU_PMU_CAPS and PMU_CAPS from sysfs (record-pmucaps.c). */
+int rec_features_pmu_caps(struct pd_writer *w);
 /* -k: a clock name or number as perf takes them; 0 or -1. */
 int rec_clockid_parse(const char *s, int *id);
 /* CLOCKID and CLOCK_DATA for clockid (record-clock.c). */

@@ -1,46 +1,185 @@
 // SPDX-License-Identifier: MIT
 /*
- * bpf-load NAME: load the smallest eBPF socket filter ("return 0") under
- * NAME with the bpf() system call, then unload it. A JIT-compiled program
- * makes the kernel send KSYMBOL and BPF_EVENT records to the perf events
- * of this process that ask for them (t0112 checks pd-record writes them).
+ * bpf-load [--btf] [--sub] [--hold] NAME: load the smallest eBPF socket
+ * filter ("return 0") under NAME with the bpf() system call, then unload
+ * it. A JIT-compiled program makes the kernel send KSYMBOL and BPF_EVENT
+ * records to the perf events of this process that ask for them (t0112
+ * checks pd-record writes them).
+ *
+ * --sub: the program calls a second function (two JIT-compiled
+ *        sub-programs, two KSYMBOLs).
+ * --btf: with BTF function info (an "int NAME(void)" function, and
+ *        "NAME_sub" for --sub), so perf names the sub-programs from BTF.
+ * --hold: once loaded, print "loaded ID btf BTF_ID" on stdout and keep
+ *        the program until stdin ends (a recording started meanwhile
+ *        finds it loaded).
+ *
  * Exit 0 loaded, 3 when the kernel refuses (no privilege, no bpf()), with
  * the reason on stderr.
  */
 #include <errno.h>
 #include <linux/bpf.h>
+#include <linux/btf.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int main(int argc, char **argv)
+static int sys_bpf(int cmd, union bpf_attr *attr)
 {
-	struct bpf_insn insns[2];
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static void put(uint8_t **p, uint32_t v)
+{
+	memcpy(*p, &v, 4);
+	*p += 4;
+}
+
+/*
+ * BTF: [1] int, [2] int (void), [3] NAME, [4] NAME_sub (both static
+ * functions of type 2). Returns its fd, or -1.
+ */
+static int load_btf(const char *name, bool sub)
+{
+	uint8_t buf[512], *p;
+	char strs[128];
+	uint32_t str_len, type_len, off_name, off_sub;
+	struct btf_header h;
 	union bpf_attr attr;
 	int fd;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: bpf-load NAME\n");
+	memset(strs, 0, sizeof(strs));
+	memcpy(strs + 1, "int", 4);
+	off_name = 5;
+	snprintf(strs + off_name, 40, "%s", name);
+	off_sub = off_name + strlen(name) + 1;
+	snprintf(strs + off_sub, 48, "%s_sub", name);
+	str_len = off_sub + strlen(strs + off_sub) + 1;
+
+	p = buf + sizeof(h);
+	put(&p, 1);			/* int */
+	put(&p, BTF_KIND_INT << 24);
+	put(&p, 4);
+	put(&p, BTF_INT_SIGNED << 24 | 32);
+	put(&p, 0);			/* int (void) */
+	put(&p, BTF_KIND_FUNC_PROTO << 24);
+	put(&p, 1);
+	put(&p, off_name);		/* NAME */
+	put(&p, BTF_KIND_FUNC << 24);
+	put(&p, 2);
+	if (sub) {
+		put(&p, off_sub);	/* NAME_sub */
+		put(&p, BTF_KIND_FUNC << 24);
+		put(&p, 2);
+	}
+	type_len = p - (buf + sizeof(h));
+	memcpy(p, strs, str_len);
+	memset(&h, 0, sizeof(h));
+	h.magic = BTF_MAGIC;
+	h.version = BTF_VERSION;
+	h.hdr_len = sizeof(h);
+	h.type_off = 0;
+	h.type_len = type_len;
+	h.str_off = type_len;
+	h.str_len = str_len;
+	memcpy(buf, &h, sizeof(h));
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = (uint64_t)(uintptr_t)buf;
+	attr.btf_size = sizeof(h) + type_len + str_len;
+	fd = sys_bpf(BPF_BTF_LOAD, &attr);
+	if (fd < 0)
+		fprintf(stderr, "bpf-load: BPF_BTF_LOAD: %s\n", strerror(errno));
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	struct bpf_insn insns[4];
+	struct bpf_func_info finfo[2];
+	bool btf = false, sub = false, hold = false;
+	union bpf_attr attr;
+	unsigned int n = 0;
+	const char *name;
+	int fd, btf_fd = -1, i;
+
+	for (i = 1; i < argc - 1; i++) {
+		if (!strcmp(argv[i], "--btf"))
+			btf = true;
+		else if (!strcmp(argv[i], "--sub"))
+			sub = true;
+		else if (!strcmp(argv[i], "--hold"))
+			hold = true;
+		else
+			break;
+	}
+	if (i != argc - 1 || strlen(argv[i]) > 40) {
+		fprintf(stderr, "usage: bpf-load [--btf] [--sub] [--hold] NAME\n");
 		return 2;
 	}
+	name = argv[i];
 	memset(insns, 0, sizeof(insns));
-	insns[0].code = BPF_ALU64 | BPF_MOV | BPF_K;	/* r0 = 0 */
-	insns[0].dst_reg = BPF_REG_0;
-	insns[1].code = BPF_JMP | BPF_EXIT;
+	if (sub) {
+		/* call the function at insn 2, return what it returns */
+		insns[n].code = BPF_JMP | BPF_CALL;
+		insns[n].src_reg = BPF_PSEUDO_CALL;
+		insns[n++].imm = 1;
+		insns[n++].code = BPF_JMP | BPF_EXIT;
+	}
+	insns[n].code = BPF_ALU64 | BPF_MOV | BPF_K;	/* r0 = 0 */
+	insns[n++].dst_reg = BPF_REG_0;
+	insns[n++].code = BPF_JMP | BPF_EXIT;
 	memset(&attr, 0, sizeof(attr));
+	if (btf) {
+		btf_fd = load_btf(name, sub);
+		if (btf_fd < 0)
+			return 3;
+		finfo[0].insn_off = 0;
+		finfo[0].type_id = 3;
+		finfo[1].insn_off = 2;
+		finfo[1].type_id = 4;
+		attr.prog_btf_fd = btf_fd;
+		attr.func_info_rec_size = sizeof(finfo[0]);
+		attr.func_info = (uint64_t)(uintptr_t)finfo;
+		attr.func_info_cnt = sub ? 2 : 1;
+	}
 	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
 	attr.insns = (uint64_t)(uintptr_t)insns;
-	attr.insn_cnt = 2;
+	attr.insn_cnt = n;
 	attr.license = (uint64_t)(uintptr_t)"GPL";
-	strncpy(attr.prog_name, argv[1], sizeof(attr.prog_name) - 1);
-	fd = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	if (fd < 0) {
 		fprintf(stderr, "bpf-load: BPF_PROG_LOAD: %s\n",
 			strerror(errno));
 		return 3;
 	}
+	if (hold) {
+		struct bpf_prog_info info;
+		char c;
+
+		memset(&info, 0, sizeof(info));
+		memset(&attr, 0, sizeof(attr));
+		attr.info.bpf_fd = fd;
+		attr.info.info_len = sizeof(info);
+		attr.info.info = (uint64_t)(uintptr_t)&info;
+		if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
+			fprintf(stderr, "bpf-load: BPF_OBJ_GET_INFO_BY_FD: %s\n",
+				strerror(errno));
+			return 3;
+		}
+		printf("loaded %u btf %u\n", info.id, info.btf_id);
+		if (fflush(stdout))
+			return 1;
+		while (read(0, &c, 1) > 0)
+			;
+	}
 	close(fd);
+	if (btf_fd >= 0)
+		close(btf_fd);
 	return 0;
 }
