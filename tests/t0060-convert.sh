@@ -178,7 +178,7 @@ if have_perf; then
 	conv --target-perf=4.18 "$TD/pipe.data" -o "$tmp/old.pipe"
 	perf script -i "$tmp/old.pipe" >"$tmp/got" 2>"$tmp/err" </dev/null
 	check "4.18-layout pipe: perf 6.1 reads it as it is, nothing on stderr" test $? -eq 0 -a ! -s "$tmp/err"
-	"$PD_BIN/pd-info" -q --dump "$tmp/old.pipe" | grep -q 'PERF_RECORD_FEATURE(misc 0) feature 23 (CLOCKID) 8 bytes'
+	"$PD_BIN/pd-info" -q --dump "$tmp/old.pipe" | grep -q '\[0x18\]: PERF_RECORD_FEATURE(misc 0) end of the features (id 23)$'
 	check "4.18-layout pipe: marker 23 with 8 bytes" test $? -eq 0
 fi
 

@@ -182,7 +182,9 @@ for t in $(awk 'NR > 1 { print $1 }' "$tmp/targets"); do
 	"$REC" -q --target-perf=$t -o - -- true >"$tmp/p$t.data"
 	last=$(feats $t)
 	marker=$("$INFO" -D "$tmp/p$t.data" 2>/dev/null |
-		awk '/PERF_RECORD_FEATURE/ { id = $6 } END { print id }')
+		awk '/PERF_RECORD_FEATURE/ { id = $6 }
+		/PERF_RECORD_FEATURE.* end of the features/ { id = $NF; gsub(/[^0-9]/, "", id) }
+		END { print id }')
 	perf script -i - <"$tmp/p$t.data" >"$tmp/p.script" 2>"$tmp/p.err"
 	rc=$?
 	case $t in

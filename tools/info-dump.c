@@ -221,7 +221,14 @@ int pd_info_print_dump(FILE *out, struct pd_reader *r)
 		else
 			fprintf(out, " unknown record type %u", ev->type);
 		fprintf(out, "(misc %#x)", ev->misc);
-		dump_fields(out, ev);
+		if (ev->type == PD_RECORD_HEADER_FEATURE &&
+		    ev->u.feature.feat_id == pd_reader__header(r)->pipe_feature_marker)
+			/* the id is the writer's last feature, not that
+			 * feature: naming it would mislead */
+			fprintf(out, " end of the features (id %" PRIu64 ")",
+				ev->u.feature.feat_id);
+		else
+			dump_fields(out, ev);
 		fputc('\n', out);
 	}
 	return err;
