@@ -7,7 +7,8 @@
 # and BPF_BTF features, which 'perf report --header-only -I' prints alike
 # and which are perf record's byte for byte; --target-perf=5.10 cuts each
 # struct bpf_prog_info to the size that perf knows; 4.18 gets none of it;
-# an unprivileged user gets no programs and no complaint. Then the PMU
+# an unprivileged user gets no programs and no complaint; a program
+# loaded while recording gets its info and BTF too. Then the PMU
 # capabilities (CPU_PMU_CAPS, PMU_CAPS) of this machine's sysfs and of a
 # made-up one (a private mount namespace), compared with perf record's.
 . "$(dirname "$0")/lib.sh"
@@ -167,6 +168,31 @@ if [ -n "$bpf_ok" ]; then
 	else
 		skip "not root or no setpriv: the unprivileged case not run"
 	fi
+fi
+
+# a program loaded while recording and still loaded at the end (its
+# holder outlives the recorded command): its info and BTF in the header,
+# as perf record's side-band thread adds them
+if [ -n "$bpf_ok" ]; then
+	rm -f "$tmp/in6" "$tmp/out6"
+	mkfifo "$tmp/in6" "$tmp/out6"
+	"$REC" -q -a -o "$tmp/during.data" -- \
+		"$BPFLOAD" --hold --detach --btf pd_t113_during <"$tmp/in6" >"$tmp/out6" &
+	recpid=$!
+	exec 6>"$tmp/in6"
+	read -r word id6 word btf6 <"$tmp/out6"
+	wait $recpid
+	rc=$?
+	exec 6>&-
+	check "a program loaded while recording: exit 0" test $rc -eq 0 -a -n "$id6"
+	perf script --show-bpf-events -i "$tmp/during.data" 2>/dev/null </dev/null |
+		sed -n 's/.*PERF_RECORD_KSYMBOL addr \([0-9a-f]*\) len \([0-9]*\) .* name \(.*_pd_t113_during\)$/\3 addr 0x\1 size \2/p' >"$tmp/want"
+	perf_header "$tmp/during.data" |
+		sed -n "s/^# bpf_prog_info $id6: //p" >"$tmp/got"
+	check "and its bpf_prog_info in the header, as its KSYMBOL names it ($(cat "$tmp/got"))" \
+		test -s "$tmp/want" -a -z "$(diff "$tmp/want" "$tmp/got")"
+	perf_header "$tmp/during.data" | grep -q "^# btf info of id $btf6\$"
+	check "and its BTF" test $? -eq 0
 fi
 
 # ---- PMU capabilities ----

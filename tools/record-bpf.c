@@ -82,6 +82,11 @@ static const struct {
 /* a sanity bound on one program's arrays (a kernel answer) */
 #define DATA_MAX	(256u << 20)
 
+struct prog_entry {
+	uint32_t id;
+	struct bytes entry;	/* info_len, data_len, arrays, info, data */
+};
+
 struct btf_blob {
 	uint32_t id, size;
 	void *data;
@@ -90,8 +95,8 @@ struct btf_blob {
 struct rec_bpf {
 	const struct pd_attr *attr;
 	struct bytes recs;	/* the records, sent after the features */
-	struct bytes progs;	/* BPF_PROG_INFO entries */
-	uint32_t nr_progs;
+	struct prog_entry *progs;	/* BPF_PROG_INFO entries, by id */
+	size_t nr_progs;
 	struct btf_blob *btfs;	/* sorted by id */
 	size_t nr_btfs;
 };
@@ -235,14 +240,56 @@ static int add_bpf_event(struct rec_bpf *s, uint32_t id,
 	return s->recs.oom ? -ENOMEM : 0;
 }
 
+/* Whether the entry of id is there; else where it goes. */
+static bool find_prog(const struct rec_bpf *s, uint32_t id, size_t *at)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_progs && s->progs[i].id < id; i++)
+		;
+	*at = i;
+	return i < s->nr_progs && s->progs[i].id == id;
+}
+
+/* The BPF_PROG_INFO entry of a program, in id order. */
+static int add_entry(struct rec_bpf *s, const struct bpf_prog_info *info,
+		     uint32_t want, const uint8_t *data, uint32_t data_len)
+{
+	uint32_t info_len = sizeof(*info) < PERF_PROG_INFO_LEN ?
+			    sizeof(*info) : PERF_PROG_INFO_LEN;
+	struct prog_entry *v, *e;
+	size_t at;
+
+	if (find_prog(s, info->id, &at))
+		return 0;	/* perf keeps the first */
+	v = realloc(s->progs, (s->nr_progs + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	s->progs = v;
+	memmove(v + at + 1, v + at, (s->nr_progs - at) * sizeof(*v));
+	s->nr_progs++;
+	e = &v[at];
+	memset(e, 0, sizeof(*e));
+	e->id = info->id;
+	bytes__u32(&e->entry, info_len);
+	bytes__u32(&e->entry, data_len);
+	bytes__u64(&e->entry, want);
+	bytes__put(&e->entry, info, info_len);
+	bytes__put(&e->entry, data, data_len);
+	return e->entry.oom ? -ENOMEM : 0;
+}
+
 /*
- * One program: its records (kept for later) and its BPF_PROG_INFO entry.
- * 0 done, 1 the walk ends here (as perf's does), or -ENOMEM.
+ * One program: with synth, its records (kept for later) and its
+ * BPF_PROG_INFO entry, 0 done, 1 the walk ends here (as perf's does), or
+ * -ENOMEM. Without (a program loaded while recording, as perf's side-band
+ * thread takes it): the entry only, and the BTF of any program that has
+ * one, without perf's checks.
  */
-static int one_prog(struct rec_bpf *s, int fd)
+static int one_prog(struct rec_bpf *s, int fd, bool synth)
 {
 	struct bpf_prog_info first, info;
-	uint32_t data_len = 0, sub, cnt, info_len, want = 0;
+	uint32_t data_len = 0, sub, cnt, want = 0;
 	const uint8_t *tags;
 	const uint64_t *addrs;
 	const uint32_t *lens;
@@ -293,6 +340,15 @@ static int one_prog(struct rec_bpf *s, int fd)
 		     get32(&first, arrays[i].count) ||
 		     elem_size(&info, i) != elem_size(&first, i)))
 			goto out;
+	if (!synth) {
+		if (info.btf_id && keep_btf(s, info.btf_id, &btf, &btf_size) ==
+				   -ENOMEM) {
+			err = -ENOMEM;
+			goto out;
+		}
+		err = 0;
+		goto entry;
+	}
 	cnt = info.nr_jited_ksyms;
 	if (!info.jited_ksyms || cnt != info.nr_prog_tags ||
 	    cnt != info.nr_jited_func_lens)
@@ -335,21 +391,14 @@ static int one_prog(struct rec_bpf *s, int fd)
 	err = add_bpf_event(s, info.id, info.tag);
 	if (err)
 		goto out;
-	/* the entry: pointers become offsets into the arrays */
+entry:
+	/* pointers become offsets into the arrays */
 	for (i = 0; i < ARR_NR; i++)
 		if (want & (1u << i))
 			put64(&info, arrays[i].ptr,
 			      get64(&info, arrays[i].ptr) -
 			      (uint64_t)(uintptr_t)data);
-	info_len = sizeof(info) < PERF_PROG_INFO_LEN ? sizeof(info) :
-						       PERF_PROG_INFO_LEN;
-	bytes__u32(&s->progs, info_len);
-	bytes__u32(&s->progs, data_len);
-	bytes__u64(&s->progs, want);
-	bytes__put(&s->progs, &info, info_len);
-	bytes__put(&s->progs, data, data_len);
-	s->nr_progs++;
-	err = s->progs.oom ? -ENOMEM : 0;
+	err = add_entry(s, &info, want, data, data_len);
 out:
 	free(data);
 	return err;
@@ -382,14 +431,15 @@ static int bpf_images(struct rec_bpf *s)
 	return err;
 }
 
-static int set_features(struct rec_bpf *s, struct pd_writer *w)
+int rec_bpf__features(struct rec_bpf *s, struct pd_writer *w)
 {
 	struct bytes b = { 0 };
 	size_t i;
 	int err;
 
 	bytes__u32(&b, s->nr_progs);
-	bytes__put(&b, s->progs.p, s->progs.len);
+	for (i = 0; i < s->nr_progs; i++)
+		bytes__put(&b, s->progs[i].entry.p, s->progs[i].entry.len);
 	err = b.oom ? -ENOMEM :
 	      pd_writer__set_feature(w, PD_FEAT_BPF_PROG_INFO, b.p, b.len);
 	free(b.p);
@@ -434,7 +484,7 @@ struct rec_bpf *rec_bpf__collect(const struct pd_attr *attr,
 		fd = rec_bpf_sys(BPF_PROG_GET_FD_BY_ID, &a);
 		if (fd < 0)
 			continue;	/* unloaded meanwhile */
-		err = one_prog(s, fd);
+		err = one_prog(s, fd, true);
 		close(fd);
 		if (err) {
 			err = err < 0 ? err : 0;
@@ -444,13 +494,31 @@ struct rec_bpf *rec_bpf__collect(const struct pd_attr *attr,
 	if (!err)
 		err = bpf_images(s);
 	if (!err)
-		err = set_features(s, w);
+		err = rec_bpf__features(s, w);
 	*errp = err;
 	if (err) {
 		rec_bpf__free(s);
 		return NULL;
 	}
 	return s;
+}
+
+int rec_bpf__loaded(struct rec_bpf *s, uint32_t id)
+{
+	union bpf_attr a;
+	size_t at;
+	int fd, err;
+
+	if (find_prog(s, id, &at))
+		return 0;
+	memset(&a, 0, sizeof(a));
+	a.prog_id = id;
+	fd = rec_bpf_sys(BPF_PROG_GET_FD_BY_ID, &a);
+	if (fd < 0)
+		return 0;	/* gone already, or no privilege */
+	err = one_prog(s, fd, false);
+	close(fd);
+	return err < 0 ? err : 0;
 }
 
 int rec_bpf__emit(struct rec_bpf *s, rec_emit_fn emit, void *ctx)
@@ -475,7 +543,9 @@ void rec_bpf__free(struct rec_bpf *s)
 	if (!s)
 		return;
 	free(s->recs.p);
-	free(s->progs.p);
+	for (i = 0; i < s->nr_progs; i++)
+		free(s->progs[i].entry.p);
+	free(s->progs);
 	for (i = 0; i < s->nr_btfs; i++)
 		free(s->btfs[i].data);
 	free(s->btfs);

@@ -61,6 +61,7 @@ struct rec_session {
 	const char *write_path;		/* the output, or a temporary file */
 	char *tmp_path;
 	struct rec_buildids *bids;
+	struct rec_bpf *bpf;		/* BPF programs, or NULL */
 	pid_t child;
 	int go_fd, exec_err_fd;
 	uint64_t nr_samples, nr_lost, nr_lost_records, bytes;
@@ -352,6 +353,17 @@ static int on_record(void *ctx, const void *rec)
 		memcpy(&lost, (const uint8_t *)rec + 16, 8);
 		s->nr_lost += lost;
 		s->nr_lost_records++;
+	} else if (type == PD_RECORD_BPF_EVENT && s->bpf) {
+		uint16_t what;
+		uint32_t id;
+
+		memcpy(&what, (const uint8_t *)rec + 8, 2);
+		memcpy(&id, (const uint8_t *)rec + 12, 4);
+		if (what == 1) {	/* PERF_BPF_EVENT_PROG_LOAD */
+			err = rec_bpf__loaded(s->bpf, id);
+			if (err)
+				return err;
+		}
 	}
 	err = rec_buildids__record(s->bids, rec, a);
 	if (err)
@@ -653,6 +665,9 @@ static int finish_output(struct rec_session *s)
 	if (!err && s->first_time && strcmp(s->write_path, "-"))
 		err = rec_feature_sample_time(s->w, s->first_time,
 					      s->last_time);
+	/* with the programs loaded meanwhile (a pipe sent them already) */
+	if (!err && s->bpf && strcmp(s->write_path, "-"))
+		err = rec_bpf__features(s->bpf, s->w);
 	if (!err)
 		err = pd_writer__finish(s->w);
 	if (err) {
@@ -812,6 +827,7 @@ static void cleanup(struct rec_session *s)
 		unlink(s->tmp_path);
 	free(s->tmp_path);
 	rec_buildids__free(s->bids);
+	rec_bpf__free(s->bpf);
 	free(s->rings);
 	free(s->fds);
 	free(s->ids);
@@ -842,7 +858,6 @@ int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
 		.o = o, .evs = evs, .nr_evs = nr, .go_fd = -1,
 		.exec_err_fd = -1,
 	};
-	struct rec_bpf *bpf = NULL;
 	int ret = PD_EXIT_DATA, err;
 
 	install_signals();
@@ -892,8 +907,8 @@ int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
 	if (open_writer(&s))
 		goto out;
 	if (evs[0].attr.flags & PD_ATTR_KSYMBOL) {
-		bpf = rec_bpf__collect(&evs[0].attr, s.w, &err);
-		if (!bpf) {
+		s.bpf = rec_bpf__collect(&evs[0].attr, s.w, &err);
+		if (!s.bpf) {
 			pd_err("%s", err == -ENOMEM ? strerror(ENOMEM) :
 				     pd_writer__errmsg(s.w));
 			goto out;
@@ -902,8 +917,8 @@ int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
 	err = rec_synth_kernel(&evs[0].attr, emit_synth, &s);
 	if (!err)
 		err = rec_synth_modules(&evs[0].attr, emit_synth, &s);
-	if (!err && bpf)
-		err = rec_bpf__emit(bpf, emit_synth, &s);
+	if (!err && s.bpf)
+		err = rec_bpf__emit(s.bpf, emit_synth, &s);
 	if (!err && (o->pid || o->tid))
 		err = rec_synth_process(o->pid ? o->pid : o->tid, &evs[0].attr,
 					emit_synth, &s);
@@ -949,7 +964,6 @@ out:
 		kill(s.child, SIGKILL);
 		waitpid(s.child, NULL, 0);
 	}
-	rec_bpf__free(bpf);
 	cleanup(&s);
 	return ret;
 }

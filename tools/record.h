@@ -160,6 +160,10 @@ struct rec_bpf;
 struct rec_bpf *rec_bpf__collect(const struct pd_attr *attr,
 				struct pd_writer *w, int *err);
 int rec_bpf__emit(struct rec_bpf *b, rec_emit_fn emit, void *ctx);
+/* A program loaded while recording (its BPF_EVENT): its info kept, as
+ * perf's side-band thread does, for the features set again at the end. */
+int rec_bpf__loaded(struct rec_bpf *b, uint32_t id);
+int rec_bpf__features(struct rec_bpf *b, struct pd_writer *w);
 void rec_bpf__free(struct rec_bpf *b);
 /* bpf() with a zeroed-then-filled attr; its result, errno set. */
 union bpf_attr;

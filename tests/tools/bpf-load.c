@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * bpf-load [--btf] [--sub] [--hold] NAME: load the smallest eBPF socket
- * filter ("return 0") under NAME with the bpf() system call, then unload
- * it. A JIT-compiled program makes the kernel send KSYMBOL and BPF_EVENT
+ * bpf-load [--btf] [--sub] [--hold [--detach]] NAME: load the smallest
+ * eBPF socket filter ("return 0") under NAME with the bpf() system call,
+ * then unload it. A JIT-compiled program makes the kernel send KSYMBOL and BPF_EVENT
  * records to the perf events of this process that ask for them (t0112
  * checks pd-record writes them).
  *
@@ -13,6 +13,8 @@
  * --hold: once loaded, print "loaded ID btf BTF_ID" on stdout and keep
  *        the program until stdin ends (a recording started meanwhile
  *        finds it loaded).
+ * --detach: with --hold, a child keeps the program and this process
+ *        exits at once (a recording of it ends with the program loaded).
  *
  * Exit 0 loaded, 3 when the kernel refuses (no privilege, no bpf()), with
  * the reason on stderr.
@@ -101,7 +103,7 @@ int main(int argc, char **argv)
 {
 	struct bpf_insn insns[4];
 	struct bpf_func_info finfo[2];
-	bool btf = false, sub = false, hold = false;
+	bool btf = false, sub = false, hold = false, detach = false;
 	union bpf_attr attr;
 	unsigned int n = 0;
 	const char *name;
@@ -114,11 +116,13 @@ int main(int argc, char **argv)
 			sub = true;
 		else if (!strcmp(argv[i], "--hold"))
 			hold = true;
+		else if (!strcmp(argv[i], "--detach"))
+			detach = true;
 		else
 			break;
 	}
 	if (i != argc - 1 || strlen(argv[i]) > 40) {
-		fprintf(stderr, "usage: bpf-load [--btf] [--sub] [--hold] NAME\n");
+		fprintf(stderr, "usage: bpf-load [--btf] [--sub] [--hold [--detach]] NAME\n");
 		return 2;
 	}
 	name = argv[i];
@@ -175,6 +179,17 @@ int main(int argc, char **argv)
 		printf("loaded %u btf %u\n", info.id, info.btf_id);
 		if (fflush(stdout))
 			return 1;
+		if (detach) {
+			pid_t pid = fork();
+
+			if (pid < 0) {
+				fprintf(stderr, "bpf-load: fork: %s\n",
+					strerror(errno));
+				return 1;
+			}
+			if (pid > 0)
+				return 0;
+		}
 		while (read(0, &c, 1) > 0)
 			;
 	}
