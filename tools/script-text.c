@@ -6,7 +6,9 @@
  *   for tracepoints, PERIOD IP SYM SYMOFFSET DSO; raw (and other PMU)
  *   events add ADDR DATA_SRC WEIGHT PHYS_ADDR and page sizes; a default
  *   field the sample_type lacks is left out silently;
- * - tracepoints get IP SYM DSO when any tracepoint event has callchains;
+ * - tracepoints get IP SYM DSO when any tracepoint event has callchains,
+ *   and after the event name their fields as libtraceevent prints them
+ *   by the format's print fmt (TEP_PRINT_INFO);
  * - "%s " for the comm when a callchain follows, else "%16s "; "%5d " tid;
  * - the period is printed whether the samples carry one or not: without
  *   PERF_SAMPLE_PERIOD, perf's sample parser gives the attr's
@@ -25,6 +27,7 @@
 
 #include <perfdata/evsel.h>
 #include <perfdata/format.h>
+#include <perfdata/trace.h>
 
 #include "fold.h"
 #include "script-text.h"
@@ -37,12 +40,15 @@ struct evsel_fmt {
 	bool has_callchain;
 	bool show_tid, show_cpu, show_time, show_period, show_ip;
 	uint64_t attr_period;	/* the period of samples without one */
+	uint64_t trace_id;	/* a tracepoint's format id (attr.config) */
 	bool has_tail;		/* fields after the event name */
+	bool trace_tail;	/* ...a tracepoint's, printed by its format */
 	char name[128];
 };
 
 struct script_text {
 	struct pd_reader *r;
+	struct pd_trace_printer *trace;	/* made at the first tracepoint */
 	struct evsel_fmt *fmt;
 	size_t nr_fmt;
 	int name_width;		/* fixed at the first sample, as perf does */
@@ -62,6 +68,7 @@ void script_text__free(struct script_text *st)
 {
 	if (!st)
 		return;
+	pd_trace_printer__free(st->trace);
 	free(st->fmt);
 	free(st);
 }
@@ -106,6 +113,8 @@ static void setup(struct script_text *st)
 			     (!tp || st->tp_callchain);
 		if (tp || e->attr.type == 1)	/* trace fields, bpf-output */
 			f->has_tail = st_bits & PD_SAMPLE_RAW;
+		f->trace_tail = tp && f->has_tail;
+		f->trace_id = e->attr.config;
 		if (raw_like && e->attr.type == TYPE_RAW)
 			f->has_tail = st_bits & (PD_SAMPLE_ADDR | PD_SAMPLE_DATA_SRC |
 						 PD_SAMPLE_WEIGHT_TYPE |
@@ -235,6 +244,28 @@ static void put_i32_5(struct out *o, int32_t v)
 	put_bytes(o, num, strlen(num));
 }
 
+/*
+ * A tracepoint's fields, as its format prints them; nothing when the
+ * tracing data has no format for it (perf then has no format either and
+ * prints none).
+ */
+static void put_trace(struct script_text *st, const struct evsel_fmt *f,
+		      const struct pd_sample *s, struct out *o)
+{
+	int n;
+
+	if (!st->trace)
+		st->trace = pd_trace_printer__new(pd_reader__features(st->r));
+	if (!st->trace || o->n + 1 >= o->size)
+		return;
+	n = pd_trace_printer__print(st->trace, f->trace_id, (int)s->cpu,
+				    s->raw.data, s->raw.size, o->p + o->n,
+				    o->size - o->n);
+	if (n <= 0)
+		return;
+	o->n += (size_t)n < o->size - o->n ? (size_t)n : o->size - o->n - 1;
+}
+
 size_t script_text__header(struct script_text *st, const struct pd_event *ev,
 			   const struct pd_thread *t, char *buf, size_t size)
 {
@@ -269,7 +300,9 @@ size_t script_text__header(struct script_text *st, const struct pd_event *ev,
 	}
 	put_str(&o, f->name, st->name_width);
 	put_bytes(&o, ": ", 2);
-	if (f->has_tail)
+	if (f->trace_tail)
+		put_trace(st, f, s, &o);
+	else if (f->has_tail)
 		put_bytes(&o, "...", 3);
 	return o.n;
 }
@@ -345,6 +378,7 @@ bool script_text__header_fields(struct script_text *st,
 	const char *comm = t ? pd_thread__comm(t) : NULL;
 
 	if (!f || !f->show_ip || !f->has_callchain || !f->show_tid ||
+	    f->trace_tail ||
 	    (int32_t)s->tid < 0 || !comm || !comm[0] || !comm[1] ||
 	    has_blank(comm) || !f->name[0] || has_blank(f->name))
 		return false;

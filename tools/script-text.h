@@ -6,10 +6,11 @@
  * the same stacks by construction; `pd-fold --script` prints it, which
  * makes it testable line for line against perf.
  *
- * Only what perf prints for samples with callchains is reproduced in
- * full; fields perf would print after the event name (tracepoint fields,
- * addresses of raw events) are summarized, since the folding does not
- * read them but must know they are there.
+ * Tracepoint fields after the event name are printed by the event's
+ * format (pd_trace_printer), as perf prints them; other fields perf
+ * would print there (addresses of raw events, bpf-output dumps) are
+ * summarized as "...", since the folding does not read them but must
+ * know they are there.
  */
 #ifndef PD_TOOLS_SCRIPT_TEXT_H
 #define PD_TOOLS_SCRIPT_TEXT_H

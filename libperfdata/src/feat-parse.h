@@ -40,6 +40,14 @@ int pd__feat_parse_build_ids(struct pd_feat_ctx *x, struct pd_build_id **ids,
 int pd__feat_parse_tracing(struct pd_feat_ctx *x);
 void pd__feat_tep_free(struct tep_handle *tep);
 
+/*
+ * Lines of the tracing data libtraceevent can be given safely (see
+ * feat-tracing.c): a format's lines before its "print fmt:", and
+ * printk_formats lines.
+ */
+bool pd__trace_format_line_ok(const char *line, size_t len);
+bool pd__trace_printk_line_ok(const char *line, size_t len);
+
 /* perf_header_string: u32 length, then that many bytes, NUL padded. */
 const char *pd__feat_string(struct pd_feat_ctx *x);
 

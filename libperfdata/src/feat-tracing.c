@@ -78,7 +78,7 @@ static const char *blob_text(struct pd_feat_ctx *x, bool u64_len,
  * (tep_parse_printk_formats(), tep_register_print_string()). perf writes
  * only lines of the form 0xADDR : "FMT".
  */
-static bool printk_line_ok(const char *line, size_t len)
+bool pd__trace_printk_line_ok(const char *line, size_t len)
 {
 	const char *colon = memchr(line, ':', len), *fmt;
 	size_t fmt_len;
@@ -93,7 +93,7 @@ static bool printk_line_ok(const char *line, size_t len)
 	return fmt_len >= 3;
 }
 
-/* The lines of text that printk_line_ok() accepts, in arena memory. */
+/* The lines pd__trace_printk_line_ok() accepts, in arena memory. */
 static const char *printk_safe(struct pd_feat_ctx *x, const char *text,
 			       size_t size)
 {
@@ -108,7 +108,7 @@ static const char *printk_safe(struct pd_feat_ctx *x, const char *text,
 
 		if (memchr(p, '\0', len))
 			break;
-		if (printk_line_ok(p, len)) {
+		if (pd__trace_printk_line_ok(p, len)) {
 			memcpy(o, p, len);
 			o += len;
 			*o++ = '\n';
@@ -126,7 +126,7 @@ static const char *printk_safe(struct pd_feat_ctx *x, const char *text,
  * declaration). Its parser dereferences NULL or reads out of bounds on
  * some malformed ones.
  */
-static bool format_line_ok(const char *l, size_t len)
+bool pd__trace_format_line_ok(const char *l, size_t len)
 {
 	size_t i, depth = 0;
 	const char *semi;
@@ -168,11 +168,11 @@ static bool format_line_ok(const char *l, size_t len)
 
 /*
  * A format for libtraceevent: the text up to its "print fmt:" line, which
- * is given as an empty format. We use fields, names and ids, never its
- * printing, and its parser of print expressions folds constants with no
+ * is given as an empty format. We use fields, names and ids here (the
+ * printing, trace-print.c, checks print formats first), and its parser of print expressions folds constants with no
  * check of a divisor (SIGFPE) and leaks on malformed ones. NULL when a
- * line before it is not one format_line_ok() takes (the caller then
- * reads the name and id itself).
+ * line before it is not one pd__trace_format_line_ok() takes (the caller
+ * then reads the name and id itself).
  */
 static const char *tep_format(struct pd_feat_ctx *x, const char *text,
 			      size_t *len)
@@ -188,7 +188,7 @@ static const char *tep_format(struct pd_feat_ctx *x, const char *text,
 	for (p = text; p < text + keep;) {
 		const char *nl = memchr(p, '\n', text + keep - p);
 
-		if (!nl || !format_line_ok(p, nl - p))
+		if (!nl || !pd__trace_format_line_ok(p, nl - p))
 			return NULL;
 		p = nl + 1;
 	}

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tracepoint samples printed by their format's "print fmt", as perf
+ * script prints them (perf 6.1 hands each RAW sample to libtraceevent's
+ * tep_print_event() with TEP_PRINT_INFO). The feature parser gives
+ * libtraceevent formats without their print fmt; this printer keeps a
+ * second handle with them, after checks that keep libtraceevent's
+ * parser and printer within bounds on hostile input:
+ * - the lines before "print fmt:" are those the feature parser accepts,
+ *   and no field ends past 64 KiB;
+ * - the print fmt's string has only d i o u x X c s p conversions (a %n
+ *   would write through an argument), its expression no '/' or '%'
+ *   (libtraceevent divides without checking the divisor, when parsing
+ *   and when printing), no helper that prints a length read from the
+ *   sample (__print_hex, __print_array...), parentheses nested at most
+ *   32 deep (its parser recurses);
+ * - a sample's bytes are copied into a zeroed buffer large enough for
+ *   every read a checked format can make: fields below 64 KiB, dynamic
+ *   arrays at a 16-bit offset with a 16-bit length, strings ending at
+ *   the padding's first zero.
+ * A format that fails the print fmt checks is given a print fmt that
+ * does not parse, so libtraceevent prints it as "[FAILED TO PARSE]" and
+ * its fields.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include <perfdata/trace.h>
+
+#include "feat-parse.h"
+#include "internal.h"
+
+#define FIELD_LIMIT	0x10000
+/* fields, then a __rel_loc's 16-bit offset and 16-bit length past them */
+#define PAD_SIZE	(FIELD_LIMIT * 4)
+#define MAX_DEPTH	32
+
+struct pd_trace_printer {
+	const struct pd_features *f;
+	const struct pd_trace_event *built_from;	/* f->tracing.events */
+	struct tep_handle *tep;
+	unsigned char *data;	/* PAD_SIZE bytes, zero beyond 'dirty' */
+	size_t dirty;
+	struct trace_seq seq;
+};
+
+static bool host_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 0;
+}
+
+PD_EXPORT struct pd_trace_printer *
+pd_trace_printer__new(const struct pd_features *f)
+{
+	struct pd_trace_printer *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->data = calloc(1, PAD_SIZE);
+	if (!p->data) {
+		free(p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	p->f = f;
+	trace_seq_init(&p->seq);
+	return p;
+}
+
+PD_EXPORT void pd_trace_printer__free(struct pd_trace_printer *p)
+{
+	if (!p)
+		return;
+	if (p->tep)
+		tep_free(p->tep);
+	trace_seq_destroy(&p->seq);
+	free(p->data);
+	free(p);
+}
+
+/* "offset:N;" or "size:N;" in a field line: N, or a value over the limit */
+static unsigned long field_number(const char *line, size_t len,
+				  const char *key)
+{
+	size_t klen = strlen(key);
+	const char *k = memmem(line, len, key, klen);
+	unsigned long v = 0;
+
+	if (!k)
+		return 0;
+	for (k += klen; k < line + len && *k >= '0' && *k <= '9'; k++) {
+		v = v * 10 + (unsigned long)(*k - '0');
+		if (v > FIELD_LIMIT)
+			return FIELD_LIMIT + 1;
+	}
+	return v;
+}
+
+/* Every line before the print fmt is safe, and every field in bounds. */
+static bool fields_ok(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n;
+
+		if (!nl)
+			return false;
+		n = nl - p;
+		if (!pd__trace_format_line_ok(p, n))
+			return false;
+		if (n > 7 && !memcmp(p, "\tfield:", 7) &&
+		    field_number(p, n, "\toffset:") +
+		    field_number(p, n, "\tsize:") > FIELD_LIMIT)
+			return false;
+		p = nl + 1;
+	}
+	return true;
+}
+
+/* A conversion inside the quoted format, at s (after its '%'). */
+static const char *conversion_ok(const char *s, const char *end)
+{
+	while (s < end && strchr("-+ #0", *s))
+		s++;
+	while (s < end && ((*s >= '0' && *s <= '9') || *s == '*' || *s == '.'))
+		s++;
+	while (s < end && strchr("hlLqjzt", *s))
+		s++;
+	if (s >= end || !strchr("diouxXcsp%", *s))
+		return NULL;
+	return s + 1;
+}
+
+static bool is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* Helpers allowed to run: those reading only fields and bounded arrays. */
+static bool helper_ok(const char *name, size_t len)
+{
+	static const char *const printers[] = {
+		"__print_flags", "__print_symbolic", "__print_flags_u64",
+		"__print_symbolic_u64",
+	};
+	size_t i;
+
+	if (len < 8 || memcmp(name, "__print_", 8))
+		return true;
+	for (i = 0; i < sizeof(printers) / sizeof(printers[0]); i++)
+		if (strlen(printers[i]) == len && !memcmp(printers[i], name, len))
+			return true;
+	return false;
+}
+
+/* The print fmt line's text after "print fmt:", up to its end. */
+static bool print_fmt_ok(const char *s, const char *end)
+{
+	int depth = 0;
+
+	while (s < end) {
+		char c = *s;
+
+		if (c == '"') {
+			for (s++; s < end && *s != '"'; ) {
+				if (*s == '\\' && s + 1 < end) {
+					s += 2;
+				} else if (*s == '%') {
+					s = conversion_ok(s + 1, end);
+					if (!s)
+						return false;
+				} else {
+					s++;
+				}
+			}
+			if (s >= end)
+				return false;
+			s++;
+			continue;
+		}
+		if (c == '\'') {
+			/* a character constant: 'x' or '\x' */
+			if (end - s >= 3 && s[2] == '\'') {
+				s += 3;
+				continue;
+			}
+			if (end - s >= 4 && s[1] == '\\' && s[3] == '\'') {
+				s += 4;
+				continue;
+			}
+			return false;
+		}
+		if (c == '/' || c == '%' || c == '\0')
+			return false;
+		if (c == '(' || c == '[' || c == '{') {
+			if (++depth > MAX_DEPTH)
+				return false;
+		} else if (c == ')' || c == ']' || c == '}') {
+			depth--;
+		} else if (is_ident(c)) {
+			const char *w = s;
+
+			while (s < end && is_ident(*s))
+				s++;
+			if (!helper_ok(w, s - w))
+				return false;
+			continue;
+		}
+		s++;
+	}
+	return true;
+}
+
+/*
+ * The format as libtraceevent gets it, in malloc'd memory: whole when it
+ * passes the checks; with a print fmt that does not parse when only the
+ * print fmt fails them; NULL when the fields fail them.
+ */
+static char *checked_format(const char *text, size_t len, size_t *out_len)
+{
+	static const char failed[] = "print fmt: (\n";
+	const char *pf = memmem(text, len, "\nprint fmt:", 11), *pf_end;
+	size_t keep;
+	char *out;
+
+	if (!pf)
+		return NULL;
+	keep = pf + 1 - text;
+	if (!fields_ok(text, keep))
+		return NULL;
+	pf_end = memchr(pf + 1, '\n', text + len - (pf + 1));
+	if (!pf_end)
+		pf_end = text + len;
+	out = malloc(keep + (pf_end - pf) + sizeof(failed));
+	if (!out)
+		return NULL;
+	memcpy(out, text, keep);
+	if (print_fmt_ok(pf + 11, pf_end)) {
+		memcpy(out + keep, pf + 1, pf_end - (pf + 1));
+		keep += pf_end - (pf + 1);
+		out[keep++] = '\n';
+	} else {
+		memcpy(out + keep, failed, sizeof(failed) - 1);
+		keep += sizeof(failed) - 1;
+	}
+	out[keep] = '\0';
+	*out_len = keep;
+	return out;
+}
+
+/* printk_formats lines the feature parser also accepts, as a C string */
+static char *checked_printk(const char *text, size_t size)
+{
+	char *out = malloc(size + 1), *o = out;
+	const char *p = text, *end = text + size;
+
+	if (!out)
+		return NULL;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t len = (nl ? nl : end) - p;
+
+		if (memchr(p, '\0', len))
+			break;
+		if (pd__trace_printk_line_ok(p, len)) {
+			memcpy(o, p, len);
+			o += len;
+			*o++ = '\n';
+		}
+		p += len + 1;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A handle for the features' current tracing data; -ENOENT without one */
+static int build(struct pd_trace_printer *p)
+{
+	const struct pd_tracing *t = &p->f->tracing;
+	struct tep_handle *tep;
+	uint32_t i;
+
+	if (p->tep && p->built_from == t->events)
+		return 0;
+	if (p->tep)
+		tep_free(p->tep);
+	p->tep = NULL;
+	p->built_from = t->events;
+	if (!pd_features__has(p->f, PD_FEAT_TRACING_DATA) || !t->nr_events)
+		return -ENOENT;
+	tep = tep_alloc();
+	if (!tep)
+		return -ENOMEM;
+	tep_set_file_bigendian(tep, t->big_endian ? TEP_BIG_ENDIAN :
+						    TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, host_big_endian() ? TEP_BIG_ENDIAN :
+							 TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, t->long_size);
+	tep_set_page_size(tep, (int)t->page_size);
+	for (i = 0; i < t->nr_events; i++) {
+		const struct pd_trace_event *ev = &t->events[i];
+		size_t len = 0;
+		char *text = checked_format(ev->format, ev->format_len, &len);
+
+		if (!text)
+			continue;
+		tep_parse_event(tep, text, len, ev->system);
+		free(text);
+	}
+	if (t->printk && t->printk_size) {
+		char *printk = checked_printk(t->printk, t->printk_size);
+
+		if (printk && *printk)
+			tep_parse_printk_formats(tep, printk);
+		free(printk);
+	}
+	if (t->saved_cmdlines && t->saved_cmdlines_size)
+		tep_parse_saved_cmdlines(tep, t->saved_cmdlines);
+	p->tep = tep;
+	return 0;
+}
+
+PD_EXPORT int pd_trace_printer__print(struct pd_trace_printer *p, uint64_t id,
+				      int cpu, const void *raw,
+				      size_t raw_size, char *buf, size_t size)
+{
+	struct tep_record record;
+	struct tep_event *event;
+	size_t n;
+	int err;
+
+	if (size)
+		buf[0] = '\0';
+	err = build(p);
+	if (err)
+		return err;
+	if (id > INT32_MAX)
+		return -ENOENT;
+	event = tep_find_event(p->tep, (int)id);
+	if (!event)
+		return -ENOENT;
+	if (raw_size > FIELD_LIMIT)
+		raw_size = FIELD_LIMIT;
+	memset(p->data, 0, p->dirty);
+	if (raw_size)
+		memcpy(p->data, raw, raw_size);
+	p->dirty = raw_size;
+	memset(&record, 0, sizeof(record));
+	record.cpu = cpu;
+	record.size = (int)raw_size;
+	record.data = p->data;
+	trace_seq_reset(&p->seq);
+	tep_print_event(p->tep, &p->seq, &record, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&p->seq);
+	if (p->seq.state != TRACE_SEQ__GOOD)
+		return -ENOMEM;
+	n = p->seq.len;
+	if (size) {
+		size_t k = n < size ? n : size - 1;
+
+		memcpy(buf, p->seq.buffer, k);
+		buf[k] = '\0';
+	}
+	return n > INT32_MAX ? INT32_MAX : (int)n;
+}
