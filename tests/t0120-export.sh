@@ -127,6 +127,41 @@ else
 	done
 	"$CONV" --to=pprof "$TD/fp.data" -o - >/dev/null 2>&1 </dev/null
 	check "pprof to a pipe is fine" test $? = 0
+
+	# the profile's time, duration and period, as go tool pprof -raw
+	# and -top show them, against perf: the first sample's wall-clock
+	# time is perf script -F tod's (CLOCK_DATA), the duration the span
+	# of perf script's sample times, the period perf evlist's
+	# sample_period (-c) or 1e9/freq ns for cpu-clock -F
+	if have_perf; then
+		f=$TD/clock.data
+		"$CONV" -q --to=pprof "$f" -o "$tmp/p.pb.gz"
+		want=$(TZ=UTC perf script -F tod -i "$f" 2>/dev/null </dev/null | head -1 | sed 's/ *$//')
+		got=$(TZ=UTC go tool pprof -raw "$tmp/p.pb.gz" 2>/dev/null | sed -n 's/^Time: \(.\{26\}\).* UTC$/\1/p')
+		check "clock: pprof Time is perf script -F tod of the first sample ($want = $got)" \
+			test -n "$want" -a "$want" = "$got"
+		span=$(perf script -F time -i "$f" 2>/dev/null </dev/null | tr -d ': ' |
+			awk 'NR == 1 { a = $1 } { b = $1 } END { printf "%.2f", (b - a) * 1000 }')
+		dur=$(go tool pprof -top -symbolize=none "$tmp/p.pb.gz" 2>/dev/null | sed -n 's/^Duration: \([0-9.]*\)ms,.*/\1/p')
+		check "clock: pprof Duration is the samples' span in perf script (${span}ms = ${dur}ms)" \
+			awk -v a="$span" -v b="$dur" 'BEGIN { d = a - b; exit !(b != "" && d < 0.011 && d > -0.011) }'
+		for n in period fp two-events; do
+			f=$TD/$n.data
+			"$CONV" -q --to=pprof "$f" -o "$tmp/p.pb.gz"
+			go tool pprof -raw "$tmp/p.pb.gz" 2>/dev/null >"$tmp/raw"
+			ev=$(perf evlist -v -i "$f" 2>/dev/null </dev/null | head -1)
+			per=$(echo "$ev" | sed -n 's/.*{ sample_period, sample_freq }: \([0-9]*\),.*/\1/p')
+			case $ev in
+			*" freq: 1,"*) per=$((1000000000 / per)) ;;
+			esac
+			check "$n: pprof PeriodType and Period are the first event's ($per ns)" \
+				sh -c 'grep -q "^PeriodType: cpu-clock nanoseconds$" "$1" && grep -q "^Period: $2$" "$1"' sh "$tmp/raw" "$per"
+		done
+		"$CONV" -q --to=pprof "$TD/fp.data" -o "$tmp/p.pb.gz"
+		go tool pprof -raw "$tmp/p.pb.gz" 2>/dev/null >"$tmp/raw"
+		check "fp (no CLOCK_DATA): pprof has a Time (the file's mtime less the span)" \
+			grep -q "^Time: " "$tmp/raw"
+	fi
 fi
 
 # speedscope: "TID COUNT" from perf script, "TID WEIGHT" from speedscope

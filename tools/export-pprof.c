@@ -3,8 +3,8 @@
  * pd-convert --to=pprof: a gzipped profile.proto, as `go tool pprof`
  * reads it. Message and field numbers (google/pprof proto/profile.proto):
  *   Profile: sample_type 1, sample 2, mapping 3, location 4, function 5,
- *     string_table 6, duration_nanos 10, comment 13,
- *     default_sample_type 14;
+ *     string_table 6, time_nanos 9, duration_nanos 10, period_type 11,
+ *     period 12, comment 13, default_sample_type 14;
  *   ValueType: type 1, unit 2 (string indexes);
  *   Sample: location_id 1 (packed, leaf first), value 2 (packed),
  *     label 3;
@@ -24,13 +24,25 @@
  * samples are one Sample with their values added up, so memory grows
  * with distinct stacks and locations, not with samples: mappings,
  * locations and functions are encoded when first seen.
+ *
+ * The profile's time is its first sample's, on the wall clock: through
+ * the CLOCK_DATA feature's pair of readings (the session clock and the
+ * time of day at one moment, as perf script -F tod converts); without
+ * it, the input file's modification time (perf writes the file when the
+ * recording ends) less the samples' span; none from a pipe. Its
+ * duration is the samples' span. Its period is the first event's:
+ * sample_period (-c), or with a frequency (-F) the nanoseconds between
+ * samples for events counting time, else the mean period of its
+ * samples, which perf adjusts as it goes.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <perfdata/evsel.h>
+#include <perfdata/features.h>
 #include <perfdata/format.h>
 #include <perfdata/symbols.h>
 
@@ -270,13 +282,60 @@ static bool counts_time(const struct pd_evsel *e, const char *name)
 	       !strcmp(name, "offcpu-time");
 }
 
-static void value_type(struct pb *out, struct pb *m, uint64_t type,
-		       uint64_t unit)
+static void value_type(struct pb *out, struct pb *m, unsigned int field,
+		       uint64_t type, uint64_t unit)
 {
 	pb__reset(m);
 	pb__u64(m, 1, type);
 	pb__u64(m, 2, unit);
-	pb__msg(out, 1, m);
+	pb__msg(out, field, m);
+}
+
+/* The first sample's wall-clock time in ns (see the top), false if none */
+static bool start_time(const struct pprof *p, struct pd_reader *r,
+		       const char *input, uint64_t *ns)
+{
+	const struct pd_features *f = pd_reader__features(r);
+	struct stat st;
+
+	if (!p->has_time)
+		return false;
+	if (f && pd_features__has(f, PD_FEAT_CLOCK_DATA) &&
+	    f->clock_data.tod_ns) {
+		*ns = f->clock_data.tod_ns + (p->first_time - f->clock_data.clockid_ns);
+		return true;
+	}
+	if (strcmp(input, "-") && !stat(input, &st) && S_ISREG(st.st_mode)) {
+		*ns = (uint64_t)st.st_mtim.tv_sec * 1000000000 +
+		      (uint64_t)st.st_mtim.tv_nsec -
+		      (p->last_time - p->first_time);
+		return true;
+	}
+	return false;
+}
+
+/* The first event's sampling period (see the top); 0 when unknown. */
+static uint64_t sampling_period(const struct pprof *p,
+				const struct pd_evsel *e, bool time)
+{
+	uint64_t count = 0, period = 0;
+	size_t i;
+
+	if (!e || !e->attr.sample_period)
+		return 0;
+	if (!(e->attr.flags & PD_ATTR_FREQ))
+		return e->attr.sample_period;
+	if (time)
+		return 1000000000 / e->attr.sample_period;
+	for (i = 0; i < p->stacks.nr; i++) {
+		const uint64_t *kv = intern__key(&p->stacks, i)->p;
+
+		if (kv[0] == 0) {
+			count += p->values[i].count;
+			period += p->values[i].period;
+		}
+	}
+	return count ? (period + count / 2) / count : 0;
 }
 
 static void label(struct pb *out, struct pb *m, uint64_t key, uint64_t str,
@@ -296,7 +355,7 @@ static int write_profile(struct pprof *p, struct pd_reader *r,
 	size_t nev = pd_reader__nr_evsels(r), i, e;
 	struct pb out = { 0 }, sm = { 0 }, m = { 0 };
 	uint64_t *vals = NULL, k_pid, k_tid, k_comm, default_type = 0;
-	uint64_t *locs = NULL;
+	uint64_t *locs = NULL, default_unit = 0, period = 0, t0;
 	char name[256], tname[300], *comment = NULL;
 	int ret = -ENOMEM;
 
@@ -308,10 +367,12 @@ static int write_profile(struct pprof *p, struct pd_reader *r,
 	for (e = 0; e < nev; e++) {
 		const struct pd_evsel *ev = pd_reader__evsel(r, e);
 		uint64_t unit = str_id(p, "events");
+		bool time = false;
 
 		if (ev) {
 			pd_evsel__name(ev, r, name, sizeof(name));
-			if (counts_time(ev, name))
+			time = counts_time(ev, name);
+			if (time)
 				unit = str_id(p, "nanoseconds");
 		} else {
 			snprintf(name, sizeof(name), "event%zu", e);
@@ -320,10 +381,13 @@ static int write_profile(struct pprof *p, struct pd_reader *r,
 			snprintf(tname, sizeof(tname), "samples");
 		else
 			snprintf(tname, sizeof(tname), "samples:%s", name);
-		value_type(&out, &m, str_id(p, tname), str_id(p, "count"));
-		value_type(&out, &m, str_id(p, name), unit);
-		if (!e)
+		value_type(&out, &m, 1, str_id(p, tname), str_id(p, "count"));
+		value_type(&out, &m, 1, str_id(p, name), unit);
+		if (!e) {
 			default_type = str_id(p, name);
+			default_unit = unit;
+			period = sampling_period(p, ev, time);
+		}
 	}
 	k_pid = str_id(p, "pid");
 	k_tid = str_id(p, "tid");
@@ -334,8 +398,12 @@ static int write_profile(struct pprof *p, struct pd_reader *r,
 	}
 	pb__u64(&out, 13, str_id(p, comment));
 	pb__u64(&out, 14, default_type);
+	if (start_time(p, r, input, &t0))
+		pb__u64(&out, 9, t0);
 	if (p->has_time)
 		pb__u64(&out, 10, p->last_time - p->first_time);
+	value_type(&out, &m, 11, default_type, default_unit);
+	pb__u64(&out, 12, period);
 	for (i = 0; i < p->stacks.nr; i++) {
 		const struct intern_key *key = intern__key(&p->stacks, i);
 		const uint64_t *kv = key->p;
