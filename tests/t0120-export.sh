@@ -55,6 +55,39 @@ else
 	done
 fi
 
+# selections, pd-fold's options: --to=script with one is perf script
+# with the matching option (--comms, --cpu, --time); --event-filter
+# (perf script has no such option) is perf script's samples of that
+# event, whole blocks
+if have_perf; then
+	sel_check() {
+		f=$TD/$1.data ours=$2 theirs=$3
+		perf script $theirs -i "$f" 2>/dev/null </dev/null >"$tmp/want"
+		"$CONV" -q --to=script $ours "$f" -o "$tmp/got" 2>"$tmp/err"
+		rc=$?
+		check "$1: --to=script $ours is perf script $theirs ($(grep -c -v '^	' "$tmp/want") lines not frames, rc $rc)" \
+			sh -c '[ -s "$1" ] && cmp -s "$1" "$2"' sh "$tmp/want" "$tmp/got"
+		diff "$tmp/want" "$tmp/got" | head -4
+	}
+	sel_check threads "--comm=worker-a,worker-c" "--comms=worker-a,worker-c"
+	sel_check tracepoint "--cpu=1" "--cpu=1"
+	sel_check offcpu "--cpu=0" "--cpu=0"
+	sel_check fp "--time=16886.741711,16886.841810" "--time=16886.741711,16886.841810"
+	sel_check fp "--time=16886.8," "--time=16886.8,"
+	sel_check offcpu "--comm=sleeper,sed --cpu=1 --time=5719.4,99999" "--comms=sleeper,sed --cpu=1 --time=5719.4,99999"
+	perf script -i "$TD/two-events.data" 2>/dev/null </dev/null |
+		awk '/^[^\t]/ && NF { keep = / task-clock: / } keep' >"$tmp/want"
+	"$CONV" -q --to=script --event-filter=task-clock "$TD/two-events.data" -o "$tmp/got"
+	check "two-events: --to=script --event-filter=task-clock is perf script's task-clock samples ($(grep -c -v '^	' "$tmp/want") lines)" \
+		sh -c '[ -s "$1" ] && cmp -s "$1" "$2"' sh "$tmp/want" "$tmp/got"
+fi
+"$CONV" -q --to=json --comm=x "$TD/fp.data" -o "$tmp/j" 2>/dev/null
+check "--to=json with a selection is bad usage (json is the whole file)" test $? = 2
+"$CONV" -q --to=script --time=5,4 "$TD/fp.data" -o "$tmp/j" 2>/dev/null
+check "--time with END before START is bad usage" test $? = 2
+"$CONV" -q --comm=x "$TD/fp.data" -o "$tmp/j" 2>/dev/null
+check "--comm without --to is bad usage" test $? = 2
+
 # pprof_expect FOLDED: "FUNC FLAT CUM" from folded stacks (comm first),
 # each function counted once per stack for its cum, as pprof counts;
 # unknown frames ([...]) left out.
@@ -127,6 +160,29 @@ else
 	done
 	"$CONV" --to=pprof "$TD/fp.data" -o - >/dev/null 2>&1 </dev/null
 	check "pprof to a pipe is fine" test $? = 0
+
+	# selections drop samples from the totals: as many as perf script
+	# prints with the matching option
+	if have_perf; then
+		for sel in "threads --comm=worker-b --comms=worker-b samples" \
+			   "fp --time=16886.8, --time=16886.8, samples" \
+			   "offcpu --cpu=0 --cpu=0 samples:sched:sched_switch" \
+			   "two-events --event-filter=cpu-clock - samples:cpu-clock"; do
+			set -- $sel
+			si=$4
+			if [ "$1" = two-events ]; then
+				want=$(perf script -F event -i "$TD/$1.data" 2>/dev/null </dev/null | grep -c '^ *cpu-clock:')
+			else
+				want=$(perf script $3 -F tid -i "$TD/$1.data" 2>/dev/null </dev/null | wc -l)
+			fi
+			"$CONV" -q --to=pprof $2 "$TD/$1.data" -o "$tmp/p.pb.gz"
+			go tool pprof -symbolize=none -top -sample_index="$si" "$tmp/p.pb.gz" >"$tmp/top" 2>/dev/null
+			total=$(sed -n 's/^Showing nodes accounting for [0-9]*, [0-9.]*% of \([0-9]*\) total$/\1/p' "$tmp/top")
+			all=$(perf script -F tid -i "$TD/$1.data" 2>/dev/null </dev/null | wc -l)
+			check "$1 $2: pprof total is perf's selected samples ($want = ${total:-none}, of $all)" \
+				test "$want" = "$total" -a "$want" -lt "$all"
+		done
+	fi
 
 	# the profile's time, duration and period, as go tool pprof -raw
 	# and -top show them, against perf: the first sample's wall-clock

@@ -19,6 +19,7 @@ int export_script(const struct export_opts *o)
 		return ret;
 	data.script_out = out.f;
 	data.script_all = true;
+	data.select = &o->select;
 	ret = fold_perf_data(o->input, &data, NULL);
 	return export_out__close(&out, ret == PD_EXIT_OK) ? PD_EXIT_DATA : ret;
 }

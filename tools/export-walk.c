@@ -11,6 +11,7 @@
 
 #include "common/cli.h"
 #include "export-walk.h"
+#include "sample-select.h"
 
 /* as fold-data.c: perf script's --max-stack, inline frames on top */
 #define MAX_STACK	127
@@ -22,6 +23,7 @@ struct walk {
 	struct pd_session *session;
 	struct pd_unwinder *unwinder;
 	struct pd_read_periods *reads;
+	struct sample_filter *filter;	/* the selections */
 	const struct export_walk_ops *ops;
 	void *ctx;
 	struct pd_frame frames[MAX_FRAMES];
@@ -42,6 +44,8 @@ static int one(void *ctx, const struct pd_event *ev)
 	xs.thread = pd_session__thread(w->session, pid, tid);
 	if (!xs.thread)
 		return -ENOMEM;
+	if (!sample_filter__keep(w->filter, ev, xs.thread))
+		return 0;
 	n = pd_unwinder__sample_frames(w->unwinder, xs.thread, ev, w->frames,
 				       MAX_FRAMES);
 	if (n == -ENODATA) {
@@ -103,7 +107,9 @@ int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,
 	if (w->session)
 		w->unwinder = pd_unwinder__new(w->session, w->r, &uopts);
 	w->reads = pd_read_periods__new(w->r);
-	if (!w->sym || !w->session || !w->unwinder || !w->reads) {
+	w->filter = sample_filter__new(&o->select, w->r);
+	if (!w->sym || !w->session || !w->unwinder || !w->reads ||
+	    !w->filter) {
 		pd_err("%s: %s", o->input, strerror(ENOMEM));
 		goto out;
 	}
@@ -124,6 +130,7 @@ int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,
 	}
 	ret = ops->done ? ops->done(ctx, w->r) : PD_EXIT_OK;
 out:
+	sample_filter__free(w->filter);
 	pd_read_periods__free(w->reads);
 	pd_unwinder__free(w->unwinder);
 	pd_session__free(w->session);

@@ -8,7 +8,8 @@
  * inline_name set, precedes the frame it was inlined into); a sample
  * perf prints without a callchain has its ip alone. A sample with
  * counter values (PERF_SAMPLE_READ) comes once per value that grew, as
- * perf delivers it.
+ * perf delivers it. Only the samples the selections keep (--event-filter,
+ * --comm, --cpu, --time: sample-select.h) are handed over.
  */
 #ifndef PD_TOOLS_EXPORT_WALK_H
 #define PD_TOOLS_EXPORT_WALK_H

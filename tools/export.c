@@ -70,6 +70,18 @@ bool export_cli__option(int opt, const char *arg, struct export_opts *o)
 	case EXPORT_OPT_PER_PROCESS:
 		o->per_process = true;
 		break;
+	case EXPORT_OPT_EVENT:
+		sample_select_opts__set(&o->select, SELECT_OPT_EVENT, arg);
+		break;
+	case EXPORT_OPT_COMM:
+		sample_select_opts__set(&o->select, SELECT_OPT_COMM, arg);
+		break;
+	case EXPORT_OPT_CPU:
+		sample_select_opts__set(&o->select, SELECT_OPT_CPU, arg);
+		break;
+	case EXPORT_OPT_TIME:
+		sample_select_opts__set(&o->select, SELECT_OPT_TIME, arg);
+		break;
 	default:
 		return false;
 	}
@@ -91,7 +103,13 @@ void export_cli__usage(FILE *f)
 "      --no-inline         no inlined frames in DWARF callchains\n"
 "      --weight=W          speedscope: 'samples' (default), 'time' (ns:\n"
 "                          the period of cpu-clock/task-clock) or 'period'\n"
-"      --per-process       speedscope: a profile per process, not per thread\n");
+"      --per-process       speedscope: a profile per process, not per thread\n"
+"Selections, as pd-fold's (script, pprof, speedscope):\n"
+"      --event-filter=EV   only samples of event EV (default: all)\n"
+"      --comm=LIST         only these commands (comma-separated)\n"
+"      --cpu=LIST          only samples on these CPUs (e.g. 0-3,7)\n"
+"      --time=START,END    only samples in this range, in seconds (either\n"
+"                          end may be empty)\n");
 }
 
 int export_cli__run(struct export_opts *o)
@@ -101,6 +119,10 @@ int export_cli__run(struct export_opts *o)
 	if (o->format->binary && !strcmp(o->output, "-") &&
 	    pd_cli_refuse_tty(stdout))
 		return PD_EXIT_USAGE;
+	if (!strcmp(o->format->name, "json") &&
+	    (o->select.event_filter || o->select.comm_list ||
+	     o->select.cpu_list || o->select.has_time))
+		pd_usage_error("--to=json is the whole file, byte for byte: --event-filter, --comm, --cpu and --time do not apply");
 	if (pd_cli_same_file(o->input, o->output))
 		pd_usage_error("the output would overwrite the input '%s'", o->input);
 	return o->format->run(o);

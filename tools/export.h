@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "fold-data.h"
+#include "sample-select.h"
 
 enum export_weight {
 	EXPORT_WEIGHT_DEFAULT,	/* the format's own choice */
@@ -36,6 +37,8 @@ struct export_opts {
 	struct fold_data_opts data;
 	enum export_weight weight;	/* --weight */
 	bool per_process;		/* --per-process */
+	/* --event-filter, --comm, --cpu, --time: as pd-fold's */
+	struct sample_select_opts select;
 };
 
 struct export_format {
@@ -54,7 +57,8 @@ struct export_format {
 enum export_cli_opt {
 	EXPORT_OPT_TO = 768, EXPORT_OPT_SYMFS, EXPORT_OPT_KALLSYMS,
 	EXPORT_OPT_VMLINUX, EXPORT_OPT_NO_INLINE, EXPORT_OPT_WEIGHT,
-	EXPORT_OPT_PER_PROCESS,
+	EXPORT_OPT_PER_PROCESS, EXPORT_OPT_EVENT, EXPORT_OPT_COMM,
+	EXPORT_OPT_CPU, EXPORT_OPT_TIME,
 };
 
 /*
@@ -65,7 +69,11 @@ enum export_cli_opt {
 #define EXPORT_CLI_LONGOPTS \
 	{ "no-inline", no_argument, NULL, EXPORT_OPT_NO_INLINE }, \
 	{ "weight", required_argument, NULL, EXPORT_OPT_WEIGHT }, \
-	{ "per-process", no_argument, NULL, EXPORT_OPT_PER_PROCESS }
+	{ "per-process", no_argument, NULL, EXPORT_OPT_PER_PROCESS }, \
+	{ "event-filter", required_argument, NULL, EXPORT_OPT_EVENT }, \
+	{ "comm", required_argument, NULL, EXPORT_OPT_COMM }, \
+	{ "cpu", required_argument, NULL, EXPORT_OPT_CPU }, \
+	{ "time", required_argument, NULL, EXPORT_OPT_TIME }
 
 /* o->format is set by --to; the other options need it. */
 bool export_cli__option(int opt, const char *arg, struct export_opts *o);

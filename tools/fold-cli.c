@@ -4,7 +4,7 @@
 
 #include "common/cli.h"
 #include "fold-cli.h"
-#include "fold-select.h"
+#include "sample-select.h"
 
 bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
 		      struct fold_data_opts *data)
@@ -35,7 +35,7 @@ bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
 		data->no_inline = true;
 		break;
 	case FOLD_OPT_EVENT:
-		fo->event_filter = arg;
+		sample_select_opts__set(&fo->sel, SELECT_OPT_EVENT, arg);
 		break;
 	case FOLD_OPT_WEIGHT:
 		if (!strcmp(arg, "samples"))
@@ -56,16 +56,13 @@ bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
 			pd_usage_error("--capture takes 'user', 'kernel' or 'both', not '%s'", arg);
 		break;
 	case FOLD_OPT_COMM:
-		fo->comm_list = arg;
+		sample_select_opts__set(&fo->sel, SELECT_OPT_COMM, arg);
 		break;
 	case FOLD_OPT_CPU:
-		fo->cpu_list = arg;
+		sample_select_opts__set(&fo->sel, SELECT_OPT_CPU, arg);
 		break;
 	case FOLD_OPT_TIME:
-		if (fold_parse_time_range(arg, &fo->time_start_ns, &fo->time_end_ns) < 0)
-			pd_usage_error("--time takes START,END in seconds (e.g. 10.5,12 or 10.5,), not '%s'",
-				       arg);
-		fo->has_time = fo->time_start_ns || fo->time_end_ns;
+		sample_select_opts__set(&fo->sel, SELECT_OPT_TIME, arg);
 		break;
 	case FOLD_OPT_SYMFS:
 		data->symfs = arg;

@@ -24,6 +24,7 @@
 #include "fold-data.h"
 #include "fold-offcpu.h"
 #include "fold-script.h"
+#include "sample-select.h"
 #include "script-text.h"
 
 /* perf script's default --max-stack (PERF_MAX_STACK_DEPTH) */
@@ -48,6 +49,7 @@ struct fold_run {
 	struct script_text *st;
 	struct fold_offcpu *offcpu;
 	struct pd_read_periods *reads;
+	struct sample_filter *filter;	/* --to=script's selections */
 	/* per event: how sample headers reach the folder (header_direct) */
 	uint8_t *hdr_route;
 	size_t nr_hdr_route;
@@ -201,6 +203,17 @@ static int fold_one(void *ctx, const struct pd_event *ev)
 	struct pd_thread *t;
 	int n, i;
 
+	if (run->filter) {
+		if (s->sample_type & PD_SAMPLE_TID) {
+			pid = (int32_t)s->pid;
+			tid = (int32_t)s->tid;
+		}
+		t = pd_session__thread(run->session, pid, tid);
+		if (!t)
+			return -ENOMEM;
+		if (!sample_filter__keep(run->filter, ev, t))
+			return 0;
+	}
 	run->nr_samples++;
 	if (!script_text__has_callchain(run->st, ev)) {
 		run->nr_no_callchain++;
@@ -389,6 +402,13 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		run->unwinder = pd_unwinder__new(run->session, run->r, &uopts);
 	run->st = script_text__new(run->r);
 	run->reads = pd_read_periods__new(run->r);
+	if (o->script_out && o->select) {
+		run->filter = sample_filter__new(o->select, run->r);
+		if (!run->filter) {
+			pd_err("%s: %s", path, strerror(errno));
+			goto out;
+		}
+	}
 	if (o->off_cpu) {
 		run->offcpu = fold_offcpu__new(run->r);
 		if (!run->offcpu) {
@@ -440,6 +460,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	ret = PD_EXIT_OK;
 out:
 	fold_offcpu__free(run->offcpu);
+	sample_filter__free(run->filter);
 	pd_read_periods__free(run->reads);
 	free(run->chain);
 	free(run->hdr_route);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 struct folder;
+struct sample_select_opts;
 
 struct fold_data_opts {
 	const char *symfs;	/* --symfs */
@@ -24,6 +25,8 @@ struct fold_data_opts {
 	bool script_all;	/* with script_out: the samples without a
 				 * callchain too, on one line each, as perf
 				 * script prints them (pd-convert --to=script) */
+	/* with script_out: only the samples selected (sample-select.h) */
+	const struct sample_select_opts *select;
 };
 
 /* path: a file or "-". Returns a PD_EXIT_* code (errors printed). */

@@ -19,7 +19,7 @@
 #include "fold-inline.h"
 #include "fold-memo.h"
 #include "fold-runs.h"
-#include "fold-select.h"
+#include "sample-select.h"
 #include "fold-table.h"
 
 struct buf {
@@ -31,7 +31,7 @@ struct folder {
 	struct fold_opts o;
 	struct fold_table *table;
 	struct fold_runs *runs;		/* --chronological */
-	struct fold_select *select;
+	struct sample_select *select;
 	struct fold_filter *allow, *deny;
 	bool failed;		/* out of memory: reported by folder__write */
 
@@ -122,8 +122,8 @@ struct folder *folder__new(const struct fold_opts *opts)
 		if (!f->runs)
 			goto fail;
 	}
-	if (opts->event_filter && *opts->event_filter) {
-		f->event = strdup(opts->event_filter);
+	if (opts->sel.event_filter && *opts->sel.event_filter) {
+		f->event = strdup(opts->sel.event_filter);
 		if (!f->event)
 			goto fail;
 	}
@@ -133,7 +133,7 @@ struct folder *folder__new(const struct fold_opts *opts)
 		if (!f->memo)
 			goto fail;
 	}
-	f->select = fold_select__new(opts->comm_list, opts->cpu_list);
+	f->select = sample_select__new(opts->sel.comm_list, opts->sel.cpu_list);
 	if (!f->select)
 		goto fail;
 	if (opts->filter_allow) {
@@ -164,7 +164,7 @@ void folder__free(struct folder *f)
 	fold_table__free(f->table);
 	fold_runs__free(f->runs);
 	fold_memo__free(f->memo);
-	fold_select__free(f->select);
+	sample_select__free(f->select);
 	fold_filter__free(f->allow);
 	fold_filter__free(f->deny);
 	free(f->event);
@@ -208,25 +208,25 @@ static bool event_kept(struct folder *f, const char *event)
 
 static bool selected(struct folder *f, const struct fold_sample *s)
 {
-	if (!fold_select__comm(f->select, s->comm))
+	if (!sample_select__comm(f->select, s->comm))
 		return false;
 	/* a selection on a field the input does not show keeps the sample */
-	if (fold_select__has_cpu(f->select)) {
+	if (sample_select__has_cpu(f->select)) {
 		if (s->cpu < 0) {
 			if (!f->warned_cpu)
 				pd_warn("--cpu: the input shows no CPU; samples without one are kept");
 			f->warned_cpu = true;
-		} else if (!fold_select__cpu(f->select, s->cpu)) {
+		} else if (!sample_select__cpu(f->select, s->cpu)) {
 			return false;
 		}
 	}
-	if (f->o.has_time) {
+	if (f->o.sel.has_time) {
 		if (!s->has_time) {
 			if (!f->warned_time)
 				pd_warn("--time: the input shows no time; samples without one are kept");
 			f->warned_time = true;
-		} else if ((f->o.time_start_ns && s->time_ns < f->o.time_start_ns) ||
-			   (f->o.time_end_ns && s->time_ns > f->o.time_end_ns)) {
+		} else if ((f->o.sel.time_start_ns && s->time_ns < f->o.sel.time_start_ns) ||
+			   (f->o.sel.time_end_ns && s->time_ns > f->o.sel.time_end_ns)) {
 			return false;
 		}
 	}

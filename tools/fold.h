@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sample-select.h"
+
 struct fold_inline;
 
 enum fold_weight {
@@ -38,14 +40,13 @@ struct fold_opts {
 	bool addrs;			/* --addrs */
 	bool inline_frames;		/* --inline */
 	bool context;			/* --context (with --inline) */
-	const char *event_filter;	/* --event-filter; NULL = first event seen */
 	enum fold_weight weight;
 	enum fold_capture capture;
-	/* Selections; NULL/0 = all. */
-	const char *comm_list;		/* --comm=a,b */
-	const char *cpu_list;		/* --cpu=0-3,7 */
-	bool has_time;			/* --time=START,END (seconds.fraction) */
-	uint64_t time_start_ns, time_end_ns;	/* 0 = open end */
+	/*
+	 * Selections; NULL/0 = all. sel.event_filter NULL: the first
+	 * event seen, as stackcollapse-perf.pl does.
+	 */
+	struct sample_select_opts sel;
 	const char *filter_allow;	/* --filter=allow:FILE */
 	const char *filter_deny;	/* --filter=deny:FILE */
 	bool filter_mark;		/* --filter-mark */

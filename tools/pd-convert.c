@@ -351,7 +351,7 @@ int main(int argc, char **argv)
 		return export_cli__run(&xo);
 	}
 	if (xo.others)
-		pd_usage_error("--no-inline, --weight and --per-process go with --to");
+		pd_usage_error("--no-inline, --weight, --per-process, --event-filter, --comm, --cpu and --time go with --to");
 	if (!output && !do_explain)
 		pd_usage_error("no output given (-o FILE, or -o - for standard output)");
 	if ((to_archive || from_archive) && (do_explain || !output))

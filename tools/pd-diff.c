@@ -224,15 +224,15 @@ static int check_events(const struct cli *c, const struct diff_input in[2])
 	for (i = 0; i < 2; i++) {
 		if (!in[i].is_data)
 			continue;
-		if (!c->fo.event_filter && in[i].nr_other_event) {
+		if (!c->fo.sel.event_filter && in[i].nr_other_event) {
 			pd_err("%s: samples of more than one event (%s and others): pick one with --event=EV",
 			       in[i].name, in[i].event);
 			return PD_EXIT_USAGE;
 		}
 		/* the folder reports the filter as its event: look at counts */
-		if (c->fo.event_filter && pnum_is_zero(in[i].total))
+		if (c->fo.sel.event_filter && pnum_is_zero(in[i].total))
 			pd_warn("%s: no samples of event %s", in[i].name,
-				c->fo.event_filter);
+				c->fo.sel.event_filter);
 	}
 	ev[0] = in[0].event ? in[0].event : in[0].header_event;
 	ev[1] = in[1].event ? in[1].event : in[1].header_event;

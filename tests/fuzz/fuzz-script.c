@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fo.weight = (data[0] >> 5) & 3;
 	if (fo.weight > FOLD_WEIGHT_PERIOD)
 		fo.weight = FOLD_WEIGHT_DEFAULT;
-	fo.event_filter = data[0] & 128 ? "cycles" : NULL;
+	fo.sel.event_filter = data[0] & 128 ? "cycles" : NULL;
 	f = folder__new(&fo);
 	if (!f)
 		return 0;
