@@ -3,7 +3,8 @@
 # (file header, attrs section, data section start and end, feature table;
 # pipe header), inside and at the end of its first records, and at evenly
 # spaced offsets across its records, read by every tool: pd-info --stats
-# and --dump, pd-convert, pd-fold, pd-diff CUT CUT and, for the files with
+# and --dump, pd-convert (perf.data, --to=json, --to=pprof and
+# --to=speedscope), pd-fold, pd-diff CUT CUT and, for the files with
 # user stacks, pd-unwind. Each must end with status 0 and a warning on
 # stderr (what could be read), or status 1 with one error line naming the
 # file and an offset; never a signal, a hang, or a sanitizer report.
@@ -40,6 +41,9 @@ for cut in $(cat "$cuts"); do
 	run info-stats pd-info --stats "$c"
 	run info-dump pd-info --dump "$c"
 	run convert pd-convert "$c" -o "$o"
+	run to-json pd-convert --to=json "$c" -o "$o"
+	run to-pprof pd-convert --to=pprof "$c" -o "$o"
+	run to-speedscope pd-convert --to=speedscope "$c" -o "$o"
 	run fold pd-fold "$c"
 	run diff pd-diff $diffopt "$c" "$c"
 	[ -z "$unwind" ] || run unwind pd-unwind "$c" -o "$o"
@@ -142,7 +146,7 @@ cuts() {
 
 sums=$(cat "$TD"/*.data | cksum)
 mkdir "$tmp/e"
-tools="timeout info-stats info-dump convert fold diff unwind"
+tools="timeout info-stats info-dump convert to-json to-pprof to-speedscope fold diff unwind"
 nfiles=0
 total=0
 for f in "$TD"/*.data; do

@@ -160,6 +160,20 @@ else
 	done
 	"$CONV" --to=pprof "$TD/fp.data" -o - >/dev/null 2>&1 </dev/null
 	check "pprof to a pipe is fine" test $? = 0
+	# a terminal: script(1) runs it on a pty
+	if command -v script >/dev/null 2>&1; then
+		script -qec "'$CONV' --to=pprof '$TD/fp.data'" /dev/null </dev/null >"$tmp/tty.out" 2>&1
+		rc=$?
+		check "pprof to a terminal is refused (rc $rc), one error line, no binary" \
+			sh -c '[ $1 = 2 ] && [ "$(wc -l <"$2")" = 1 ] && grep -q "refusing to write binary data to a terminal" "$2" && ! LC_ALL=C grep -q "[^[:print:][:space:]]" "$2"' \
+			sh $rc "$tmp/tty.out"
+		script -qec "'$CONV' --to=pprof '$TD/fp.data' -o '$tmp/tty.pb.gz'" /dev/null </dev/null >/dev/null 2>&1
+		rc=$?
+		check "pprof with -o FILE from a terminal is fine (rc $rc)" \
+			sh -c '[ $1 = 0 ] && gzip -t "$2"' sh $rc "$tmp/tty.pb.gz"
+	else
+		skip "no script(1) (util-linux): pprof to a terminal not checked"
+	fi
 
 	# selections drop samples from the totals: as many as perf script
 	# prints with the matching option
@@ -288,6 +302,39 @@ else
 	check "json from standard input: the records, raw in host order" \
 		sh -c 'head -1 "$1" | grep -q "\"raw_source\":\"host-order\"" && [ "$(grep -c "\"type\":\"record\"" "$1")" = "$(grep -c "^0x" "$2")" ]' \
 		sh "$tmp/j.jsonl" "$tmp/dump.pipe"
+fi
+
+# json's decoded features and records against perf: the header strings
+# perf report --header-only prints, and perf script's switch-outs
+if command -v node >/dev/null 2>&1 && have_perf; then
+	f=$TD/fp.data
+	"$CONV" -q --to=json "$f" -o "$tmp/j.jsonl"
+	node -e '
+		const d = {};
+		for (const l of require("fs").readFileSync(process.argv[1], "utf8").split("\n")) {
+			if (!l) continue;
+			const o = JSON.parse(l);
+			if (o.type === "feature" && o.decoded) d[o.name] = o.decoded;
+		}
+		console.log("# hostname : " + d.HOSTNAME.hostname);
+		console.log("# os release : " + d.OSRELEASE.osrelease);
+		console.log("# perf version : " + d.VERSION.version);
+		console.log("# arch : " + d.ARCH.arch);
+		console.log("# nrcpus online : " + d.NRCPUS.online);
+		console.log("# nrcpus avail : " + d.NRCPUS.avail);
+		console.log("# total memory : " + d.TOTAL_MEM.total_mem_kb + " kB");
+		console.log("# cmdline : " + d.CMDLINE.argv.join(" ") + " ");
+	' "$tmp/j.jsonl" >"$tmp/got" 2>&1
+	perf report --header-only -i "$f" 2>/dev/null </dev/null |
+		grep -E "^# (hostname|os release|perf version|arch|nrcpus online|nrcpus avail|total memory|cmdline) :" >"$tmp/want"
+	check "json: decoded HOSTNAME, OSRELEASE, VERSION, ARCH, NRCPUS, TOTAL_MEM, CMDLINE are perf report --header-only's" \
+		sh -c '[ "$(wc -l <"$1")" = 8 ] && cmp -s "$1" "$2"' sh "$tmp/want" "$tmp/got"
+	diff "$tmp/want" "$tmp/got" | head -4
+	f=$TD/switch.data
+	want=$(perf script --show-switch-events -i "$f" 2>/dev/null </dev/null | grep -c "PERF_RECORD_SWITCH.* OUT")
+	got=$("$CONV" -q --to=json "$f" | grep '"name":"SWITCH' | grep -c '"out":true')
+	check "json: SWITCH records decoded, as many switch-outs as perf script shows ($want = $got)" \
+		test "$want" -gt 0 -a "$want" = "$got"
 fi
 
 # bad input: cut in the file header

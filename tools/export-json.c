@@ -27,6 +27,7 @@
 
 #include "common/cli.h"
 #include "export.h"
+#include "json-decode.h"
 #include "json-out.h"
 
 /* a chunk of bytes read back at a time */
@@ -345,6 +346,10 @@ static void record_fields(struct jrun *j, const struct pd_event *ev)
 	case PD_RECORD_HEADER_FEATURE:
 		num(f, "feature", ev->u.feature.feat_id);
 		str(f, "feature_name", pd_feature_name(ev->u.feature.feat_id));
+		/* the reader decoded it before handing the record over */
+		if (ev->u.feature.feat_id < 256)
+			json_decode_feature(f, pd_reader__features(j->r),
+					    (unsigned int)ev->u.feature.feat_id);
 		break;
 	case PD_RECORD_HEADER_BUILD_ID:
 		fputs(",\"build_id\":", f);
@@ -356,6 +361,7 @@ static void record_fields(struct jrun *j, const struct pd_event *ev)
 		num(f, "data_size", ev->u.compressed.data_size);
 		break;
 	default:
+		json_decode_record(f, ev);
 		break;
 	}
 	sid_fields(f, &ev->sid);
@@ -479,6 +485,7 @@ static void feature_lines(struct jrun *j)
 		num(j->f, "offset", so);
 		num(j->f, "size", ss);
 		/* a section past the end (a cut file) is only named */
+		json_decode_feature(j->f, pd_reader__features(j->r), i);
 		if (so + ss >= so && so + ss <= j->file_size)
 			raw_at(j, "raw", so, ss);
 		fputs("}\n", j->f);
