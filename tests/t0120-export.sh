@@ -260,7 +260,15 @@ else
 		diff "$tmp/want" "$tmp/got" | head -4
 		head -2 "$tmp/ss.err"
 	done
+	# a selection: only the selected command's threads, with perf's
+	# counts for them
 	f=$TD/threads.data
+	"$CONV" -q --to=speedscope --weight=samples --comm=worker-a,worker-c "$f" -o "$tmp/s.json"
+	node "$SSDIR/speedscope-load.mjs" "$tmp/s.json" "$tmp" >"$tmp/ss" 2>&1
+	perf script --comms=worker-a,worker-c -F tid -i "$f" 2>/dev/null </dev/null | awk '{ n[$1]++ } END { for (t in n) print t, n[t] }' | sort >"$tmp/want"
+	sed -n 's/^\([0-9]*\)	.*, tid \([0-9-]*\)).*/\2 \1/p' "$tmp/ss" | sort >"$tmp/got"
+	check "threads --comm=worker-a,worker-c: speedscope has perf script --comms' threads and samples ($(wc -l <"$tmp/want") threads)" \
+		sh -c '[ -s "$1" ] && cmp -s "$1" "$2"' sh "$tmp/want" "$tmp/got"
 	"$CONV" -q --to=speedscope --per-process "$f" -o "$tmp/s.json"
 	node "$SSDIR/speedscope-load.mjs" "$tmp/s.json" "$tmp" >"$tmp/ss" 2>&1
 	perf script -F pid -i "$f" 2>/dev/null </dev/null | awk '{ n[$1]++ } END { for (t in n) print t, n[t] }' | sort >"$tmp/want"
