@@ -12,8 +12,9 @@
  *   would write through an argument), its expression no '/' or '%'
  *   (libtraceevent divides without checking the divisor, when parsing
  *   and when printing), no helper that prints a length read from the
- *   sample (__print_hex, __print_array...), parentheses nested at most
- *   32 deep (its parser recurses);
+ *   sample (__print_hex, __print_array...), parentheses balanced (its
+ *   parser dereferences NULL at an expression cut short) and nested at
+ *   most 32 deep (it recurses), printable ASCII only;
  * - a sample's bytes are copied into a zeroed buffer large enough for
  *   every read a checked format can make: fields below 64 KiB, dynamic
  *   arrays at a 16-bit offset with a 16-bit length, strings ending at
@@ -85,22 +86,49 @@ PD_EXPORT void pd_trace_printer__free(struct pd_trace_printer *p)
 	free(p);
 }
 
-/* "offset:N;" or "size:N;" in a field line: N, or a value over the limit */
+/*
+ * "offset:N;" or "size:N;" after a field line's declaration: the largest
+ * N given (a line may repeat a key), or a value over the limit.
+ */
 static unsigned long field_number(const char *line, size_t len,
 				  const char *key)
 {
+	const char *semi = memchr(line, ';', len), *end = line + len, *k;
 	size_t klen = strlen(key);
-	const char *k = memmem(line, len, key, klen);
-	unsigned long v = 0;
+	unsigned long max = 0;
 
-	if (!k)
-		return 0;
-	for (k += klen; k < line + len && *k >= '0' && *k <= '9'; k++) {
-		v = v * 10 + (unsigned long)(*k - '0');
-		if (v > FIELD_LIMIT)
-			return FIELD_LIMIT + 1;
+	for (k = semi ? semi : end; k < end &&
+	     (k = memmem(k, end - k, key, klen)); ) {
+		unsigned long v = 0;
+
+		for (k += klen; k < end && *k >= '0' && *k <= '9'; k++) {
+			v = v * 10 + (unsigned long)(*k - '0');
+			if (v > FIELD_LIMIT)
+				return FIELD_LIMIT + 1;
+		}
+		if (v > max)
+			max = v;
 	}
-	return v;
+	return max;
+}
+
+/*
+ * A field line: within bounds, and a dynamic array's locator (__data_loc,
+ * __rel_loc) 4 bytes, as kernels write it (16-bit offset and length; the
+ * printer reads other sizes in other ways).
+ */
+static bool field_ok(const char *line, size_t len)
+{
+	const char *semi = memchr(line, ';', len);
+	size_t decl = semi ? (size_t)(semi - line) : len;
+	unsigned long size = field_number(line, len, "size:");
+
+	if (field_number(line, len, "offset:") + size > FIELD_LIMIT)
+		return false;
+	if ((memmem(line, decl, "__data_loc", 10) ||
+	     memmem(line, decl, "__rel_loc", 9)) && size != 4)
+		return false;
+	return true;
 }
 
 /* Every line before the print fmt is safe, and every field in bounds. */
@@ -117,9 +145,7 @@ static bool fields_ok(const char *text, size_t len)
 		n = nl - p;
 		if (!pd__trace_format_line_ok(p, n))
 			return false;
-		if (n > 7 && !memcmp(p, "\tfield:", 7) &&
-		    field_number(p, n, "\toffset:") +
-		    field_number(p, n, "\tsize:") > FIELD_LIMIT)
+		if (n > 7 && !memcmp(p, "\tfield:", 7) && !field_ok(p, n))
 			return false;
 		p = nl + 1;
 	}
@@ -166,8 +192,12 @@ static bool helper_ok(const char *name, size_t len)
 /* The print fmt line's text after "print fmt:", up to its end. */
 static bool print_fmt_ok(const char *s, const char *end)
 {
+	const unsigned char *u;
 	int depth = 0;
 
+	for (u = (const unsigned char *)s; u < (const unsigned char *)end; u++)
+		if (*u != '\t' && (*u < ' ' || *u > '~'))
+			return false;
 	while (s < end) {
 		char c = *s;
 
@@ -200,13 +230,14 @@ static bool print_fmt_ok(const char *s, const char *end)
 			}
 			return false;
 		}
-		if (c == '/' || c == '%' || c == '\0')
+		if (c == '/' || c == '%')
 			return false;
 		if (c == '(' || c == '[' || c == '{') {
 			if (++depth > MAX_DEPTH)
 				return false;
 		} else if (c == ')' || c == ']' || c == '}') {
-			depth--;
+			if (--depth < 0)
+				return false;
 		} else if (is_ident(c)) {
 			const char *w = s;
 
@@ -218,7 +249,8 @@ static bool print_fmt_ok(const char *s, const char *end)
 		}
 		s++;
 	}
-	return true;
+	/* its parser dereferences NULL at an expression cut short */
+	return depth == 0;
 }
 
 /*
