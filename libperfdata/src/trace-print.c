@@ -14,7 +14,9 @@
  *   and when printing), no helper that prints a length read from the
  *   sample (__print_hex, __print_array...), parentheses balanced (its
  *   parser dereferences NULL at an expression cut short) and nested at
- *   most 32 deep (it recurses), printable ASCII only;
+ *   most 32 deep (it recurses), printable ASCII only, and every field
+ *   it names (REC->x, __get_str(x)...) one of the format's (it
+ *   dereferences NULL for an unknown one);
  * - a sample's bytes are copied into a zeroed buffer large enough for
  *   every read a checked format can make: fields below 64 KiB, dynamic
  *   arrays at a 16-bit offset with a 16-bit length, strings ending at
@@ -40,6 +42,7 @@
 /* fields, then a __rel_loc's 16-bit offset and 16-bit length past them */
 #define PAD_SIZE	(FIELD_LIMIT * 4)
 #define MAX_DEPTH	32
+#define MAX_FIELDS	256
 
 struct pd_trace_printer {
 	const struct pd_features *f;
@@ -49,6 +52,12 @@ struct pd_trace_printer {
 	size_t dirty;
 	struct trace_seq seq;
 };
+
+static bool is_ident(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
 
 static bool host_big_endian(void)
 {
@@ -131,8 +140,46 @@ static bool field_ok(const char *line, size_t len)
 	return true;
 }
 
+/* The field names of a format, for the print fmt's references to them. */
+struct field_names {
+	const char *name[MAX_FIELDS];
+	size_t len[MAX_FIELDS];
+	size_t nr;
+};
+
+/* "\tfield:TYPE NAME[N];...": NAME, the identifier ending the declaration */
+static void add_field_name(struct field_names *fn, const char *line,
+			   size_t len)
+{
+	const char *semi = memchr(line, ';', len), *e, *b;
+
+	if (!semi || fn->nr >= MAX_FIELDS)
+		return;
+	e = semi;
+	if (e > line && e[-1] == ']') {
+		while (e > line && *e != '[')
+			e--;
+	}
+	for (b = e; b > line && is_ident(b[-1]); b--)
+		;
+	if (b < e) {
+		fn->name[fn->nr] = b;
+		fn->len[fn->nr++] = e - b;
+	}
+}
+
+static bool is_field(const struct field_names *fn, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < fn->nr; i++)
+		if (fn->len[i] == len && !memcmp(fn->name[i], s, len))
+			return true;
+	return false;
+}
+
 /* Every line before the print fmt is safe, and every field in bounds. */
-static bool fields_ok(const char *text, size_t len)
+static bool fields_ok(const char *text, size_t len, struct field_names *fn)
 {
 	const char *p = text, *end = text + len;
 
@@ -145,8 +192,11 @@ static bool fields_ok(const char *text, size_t len)
 		n = nl - p;
 		if (!pd__trace_format_line_ok(p, n))
 			return false;
-		if (n > 7 && !memcmp(p, "\tfield:", 7) && !field_ok(p, n))
-			return false;
+		if (n > 7 && !memcmp(p, "\tfield:", 7)) {
+			if (!field_ok(p, n))
+				return false;
+			add_field_name(fn, p + 7, n - 7);
+		}
 		p = nl + 1;
 	}
 	return true;
@@ -166,12 +216,6 @@ static const char *conversion_ok(const char *s, const char *end)
 	return s + 1;
 }
 
-static bool is_ident(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
 /* Helpers allowed to run: those reading only fields and bounded arrays. */
 static bool helper_ok(const char *name, size_t len)
 {
@@ -189,8 +233,37 @@ static bool helper_ok(const char *name, size_t len)
 	return false;
 }
 
+/*
+ * After "REC->" or "__get_str(" (and the other __get_ helpers): a field
+ * of the format (libtraceevent dereferences NULL for an unknown one).
+ */
+static bool names_field(const struct field_names *fn, const char *w,
+			size_t wlen, const char *s, const char *end)
+{
+	const char *f = s, *fe;
+
+	if (wlen == 3 && !memcmp(w, "REC", 3)) {
+		if (end - s < 2 || memcmp(s, "->", 2))
+			return true;
+		f = s + 2;
+	} else if (wlen > 6 && !memcmp(w, "__get_", 6)) {
+		while (f < end && *f == ' ')
+			f++;
+		if (f >= end || *f != '(')
+			return true;
+		for (f++; f < end && *f == ' '; f++)
+			;
+	} else {
+		return true;
+	}
+	for (fe = f; fe < end && is_ident(*fe); fe++)
+		;
+	return is_field(fn, f, fe - f);
+}
+
 /* The print fmt line's text after "print fmt:", up to its end. */
-static bool print_fmt_ok(const char *s, const char *end)
+static bool print_fmt_ok(const char *s, const char *end,
+			 const struct field_names *fn)
 {
 	const unsigned char *u;
 	int depth = 0;
@@ -243,7 +316,8 @@ static bool print_fmt_ok(const char *s, const char *end)
 
 			while (s < end && is_ident(*s))
 				s++;
-			if (!helper_ok(w, s - w))
+			if (!helper_ok(w, s - w) ||
+			    !names_field(fn, w, s - w, s, end))
 				return false;
 			continue;
 		}
@@ -262,22 +336,31 @@ static char *checked_format(const char *text, size_t len, size_t *out_len)
 {
 	static const char failed[] = "print fmt: (\n";
 	const char *pf = memmem(text, len, "\nprint fmt:", 11), *pf_end;
+	struct field_names *fn;
 	size_t keep;
 	char *out;
+	bool ok;
 
 	if (!pf)
 		return NULL;
 	keep = pf + 1 - text;
-	if (!fields_ok(text, keep))
+	fn = calloc(1, sizeof(*fn));
+	if (!fn)
 		return NULL;
+	if (!fields_ok(text, keep, fn)) {
+		free(fn);
+		return NULL;
+	}
 	pf_end = memchr(pf + 1, '\n', text + len - (pf + 1));
 	if (!pf_end)
 		pf_end = text + len;
+	ok = print_fmt_ok(pf + 11, pf_end, fn);
+	free(fn);
 	out = malloc(keep + (pf_end - pf) + sizeof(failed));
 	if (!out)
 		return NULL;
 	memcpy(out, text, keep);
-	if (print_fmt_ok(pf + 11, pf_end)) {
+	if (ok) {
 		memcpy(out + keep, pf + 1, pf_end - (pf + 1));
 		keep += pf_end - (pf + 1);
 		out[keep++] = '\n';

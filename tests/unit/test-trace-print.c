@@ -71,6 +71,14 @@ static const char *const formats[] = {
 	"name: deep\nID: 6\n" COMMON
 	"\tfield:int pid;\toffset:8;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"%d\", ((((((((((((((((((((((((((((((((((REC->pid))))))))))))))))))))))))))))))))))\n",
+
+	"name: unknown_field\nID: 7\n" COMMON
+	"\tfield:int pid;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"%d %s\", REC->nosuch, __get_str(other)\n",
+
+	"name: cut\nID: 8\n" COMMON
+	"\tfield:int pid;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"%d\", (REC->pid & (1\n",
 };
 
 #define NR_FORMATS (sizeof(formats) / sizeof(formats[0]))
@@ -151,17 +159,29 @@ static void test_order(int be)
 	k = pd_trace_printer__print(p, 2, 0, raw->b, n, buf, sizeof(buf));
 	CHECK(k > 0 && strstr(buf, "[FAILED TO PARSE]") && strstr(buf, "pid=3"),
 	      "%s a division: not parsed, fields printed: '%s'", o, buf);
+	n = sample(raw, 3, 3, 0);
 	k = pd_trace_printer__print(p, 3, 0, raw->b, n, buf, sizeof(buf));
 	CHECK(k > 0 && strstr(buf, "[FAILED TO PARSE]"),
 	      "%s %%n: not parsed: '%s'", o, buf);
+	n = sample(raw, 4, 3, 0);
 	k = pd_trace_printer__print(p, 4, 0, raw->b, n, buf, sizeof(buf));
 	CHECK(k > 0 && strstr(buf, "[FAILED TO PARSE]"),
 	      "%s __print_hex: not parsed: '%s'", o, buf);
+	n = sample(raw, 5, 3, 0);
 	k = pd_trace_printer__print(p, 5, 0, raw->b, n, buf, sizeof(buf));
 	CHECK(k == -ENOENT, "%s a field past 64 KiB: no format (%d)", o, k);
+	n = sample(raw, 6, 3, 0);
 	k = pd_trace_printer__print(p, 6, 0, raw->b, n, buf, sizeof(buf));
 	CHECK(k > 0 && strstr(buf, "[FAILED TO PARSE]"),
 	      "%s nesting deeper than 32: not parsed: '%s'", o, buf);
+	n = sample(raw, 7, 3, 0);
+	k = pd_trace_printer__print(p, 7, 0, raw->b, n, buf, sizeof(buf));
+	CHECK(k > 0 && strstr(buf, "[FAILED TO PARSE]"),
+	      "%s a field the format lacks: not parsed: '%s'", o, buf);
+	n = sample(raw, 8, 3, 0);
+	k = pd_trace_printer__print(p, 8, 0, raw->b, n, buf, sizeof(buf));
+	CHECK(k > 0 && strstr(buf, "[FAILED TO PARSE]"),
+	      "%s an expression cut short: not parsed: '%s'", o, buf);
 	k = pd_trace_printer__print(p, 99, 0, raw->b, n, buf, sizeof(buf));
 	CHECK(k == -ENOENT && !buf[0], "%s unknown id (%d)", o, k);
 	k = pd_trace_printer__print(p, 1, 0, NULL, 0, buf, sizeof(buf));
