@@ -97,7 +97,8 @@ bool pd__trace_printk_line_ok(const char *line, size_t len)
 static const char *printk_safe(struct pd_feat_ctx *x, const char *text,
 			       size_t size)
 {
-	char *out = pd_arena_alloc(x->arena, size + 1), *o = out;
+	/* + 2: a last line without its newline gains one, then the NUL */
+	char *out = pd_arena_alloc(x->arena, size + 2), *o = out;
 	const char *p = text, *end = text + size;
 
 	if (!out)

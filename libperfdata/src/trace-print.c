@@ -376,7 +376,8 @@ static char *checked_format(const char *text, size_t len, size_t *out_len)
 /* printk_formats lines the feature parser also accepts, as a C string */
 static char *checked_printk(const char *text, size_t size)
 {
-	char *out = malloc(size + 1), *o = out;
+	/* + 2: a last line without its newline gains one, then the NUL */
+	char *out = malloc(size + 2), *o = out;
 	const char *p = text, *end = text + size;
 
 	if (!out)
