@@ -47,6 +47,12 @@ void pd__feat_tep_free(struct tep_handle *tep);
  */
 bool pd__trace_format_line_ok(const char *line, size_t len);
 bool pd__trace_printk_line_ok(const char *line, size_t len);
+/*
+ * The printk_formats lines pd__trace_printk_line_ok() accepts, as a C
+ * string in out, which has room for size + 2 bytes (a last line without
+ * its newline gains one, then the NUL). Returns out.
+ */
+char *pd__trace_printk_filter(char *out, const char *text, size_t size);
 
 /* perf_header_string: u32 length, then that many bytes, NUL padded. */
 const char *pd__feat_string(struct pd_feat_ctx *x);

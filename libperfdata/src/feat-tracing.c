@@ -93,16 +93,11 @@ bool pd__trace_printk_line_ok(const char *line, size_t len)
 	return fmt_len >= 3;
 }
 
-/* The lines pd__trace_printk_line_ok() accepts, in arena memory. */
-static const char *printk_safe(struct pd_feat_ctx *x, const char *text,
-			       size_t size)
+char *pd__trace_printk_filter(char *out, const char *text, size_t size)
 {
-	/* + 2: a last line without its newline gains one, then the NUL */
-	char *out = pd_arena_alloc(x->arena, size + 2), *o = out;
 	const char *p = text, *end = text + size;
+	char *o = out;
 
-	if (!out)
-		return NULL;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t len = (nl ? nl : end) - p;
@@ -118,6 +113,15 @@ static const char *printk_safe(struct pd_feat_ctx *x, const char *text,
 	}
 	*o = '\0';
 	return out;
+}
+
+/* The lines pd__trace_printk_line_ok() accepts, in arena memory. */
+static const char *printk_safe(struct pd_feat_ctx *x, const char *text,
+			       size_t size)
+{
+	char *out = pd_arena_alloc(x->arena, size + 2);
+
+	return out ? pd__trace_printk_filter(out, text, size) : NULL;
 }
 
 /*

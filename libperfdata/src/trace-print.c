@@ -376,27 +376,9 @@ static char *checked_format(const char *text, size_t len, size_t *out_len)
 /* printk_formats lines the feature parser also accepts, as a C string */
 static char *checked_printk(const char *text, size_t size)
 {
-	/* + 2: a last line without its newline gains one, then the NUL */
-	char *out = malloc(size + 2), *o = out;
-	const char *p = text, *end = text + size;
+	char *out = malloc(size + 2);
 
-	if (!out)
-		return NULL;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		size_t len = (nl ? nl : end) - p;
-
-		if (memchr(p, '\0', len))
-			break;
-		if (pd__trace_printk_line_ok(p, len)) {
-			memcpy(o, p, len);
-			o += len;
-			*o++ = '\n';
-		}
-		p += len + 1;
-	}
-	*o = '\0';
-	return out;
+	return out ? pd__trace_printk_filter(out, text, size) : NULL;
 }
 
 /* A handle for the features' current tracing data; -ENOENT without one */
