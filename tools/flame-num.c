@@ -26,7 +26,8 @@ size_t flame_fixed(char *buf, size_t size, double v, unsigned int decimals)
 	if (decimals > 3 || size < sizeof(tmp) || !(a < 1e9))
 		goto slow;
 	t = a * pow10_tab[decimals];
-	f = floor(t);
+	/* floor() without libm, which the tools sharing this do not link */
+	f = (double)(uint64_t)t;
 	frac = t - f;
 	/* t < 1e12 is within half an ulp (< 1e-4) of a * 10^N: near a tie
 	 * the side is unsure */
