@@ -34,14 +34,9 @@ static int one(void *ctx, const struct pd_event *ev)
 	struct walk *w = ctx;
 	const struct pd_sample *s = &ev->u.sample;
 	struct export_sample xs = { .ev = ev, .frames = w->frames };
-	int32_t pid = -1, tid = -1;
 	int n;
 
-	if (s->sample_type & PD_SAMPLE_TID) {
-		pid = (int32_t)s->pid;
-		tid = (int32_t)s->tid;
-	}
-	xs.thread = pd_session__thread(w->session, pid, tid);
+	xs.thread = pd_session__sample_thread(w->session, s);
 	if (!xs.thread)
 		return -ENOMEM;
 	if (!sample_filter__keep(w->filter, ev, xs.thread))

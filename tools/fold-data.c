@@ -172,15 +172,10 @@ static int fold_sample(struct fold_run *run, const struct pd_event *ev)
 static int print_oneline(struct fold_run *run, const struct pd_event *ev)
 {
 	const struct pd_sample *s = &ev->u.sample;
-	int32_t pid = -1, tid = -1;
 	struct pd_thread *t;
 	size_t len;
 
-	if (s->sample_type & PD_SAMPLE_TID) {
-		pid = (int32_t)s->pid;
-		tid = (int32_t)s->tid;
-	}
-	t = pd_session__thread(run->session, pid, tid);
+	t = pd_session__sample_thread(run->session, s);
 	if (!t)
 		return -ENOMEM;
 	len = script_text__header(run->st, ev, t, run->line, sizeof(run->line));
@@ -199,16 +194,11 @@ static int fold_one(void *ctx, const struct pd_event *ev)
 {
 	struct fold_run *run = ctx;
 	const struct pd_sample *s = &ev->u.sample;
-	int32_t pid = -1, tid = -1;
-	struct pd_thread *t;
+	struct pd_thread *t = NULL;
 	int n, i;
 
 	if (run->filter) {
-		if (s->sample_type & PD_SAMPLE_TID) {
-			pid = (int32_t)s->pid;
-			tid = (int32_t)s->tid;
-		}
-		t = pd_session__thread(run->session, pid, tid);
+		t = pd_session__sample_thread(run->session, s);
 		if (!t)
 			return -ENOMEM;
 		if (!sample_filter__keep(run->filter, ev, t))
@@ -221,11 +211,9 @@ static int fold_one(void *ctx, const struct pd_event *ev)
 			return print_oneline(run, ev);
 		return 0;
 	}
-	if (s->sample_type & PD_SAMPLE_TID) {
-		pid = (int32_t)s->pid;
-		tid = (int32_t)s->tid;
-	}
-	t = pd_session__thread(run->session, pid, tid);
+	/* looked up once: the filter may have done it */
+	if (!t)
+		t = pd_session__sample_thread(run->session, s);
 	if (!t)
 		return -ENOMEM;
 	n = pd_unwinder__sample_frames(run->unwinder, t, ev, run->frames,

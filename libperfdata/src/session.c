@@ -369,6 +369,15 @@ PD_EXPORT struct pd_thread *pd_session__thread(struct pd_session *s,
 	return t;
 }
 
+PD_EXPORT struct pd_thread *
+pd_session__sample_thread(struct pd_session *s, const struct pd_sample *sample)
+{
+	bool tid = sample->sample_type & PD_SAMPLE_TID;
+
+	return pd_session__thread(s, tid ? (int32_t)sample->pid : -1,
+				  tid ? (int32_t)sample->tid : -1);
+}
+
 static struct pd_maps *leader_maps(struct pd_session *s, int32_t pid,
 				   int32_t tid)
 {

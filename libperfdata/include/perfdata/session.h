@@ -56,6 +56,9 @@ int pd_session__event(struct pd_session *s, const struct pd_event *ev);
  * ENOMEM. */
 struct pd_thread *pd_session__thread(struct pd_session *s, int32_t pid,
 				     int32_t tid);
+/* A sample's thread, as above; pid and tid -1 without PERF_SAMPLE_TID. */
+struct pd_thread *pd_session__sample_thread(struct pd_session *s,
+					    const struct pd_sample *sample);
 
 const char *pd_thread__comm(const struct pd_thread *t);
 int32_t pd_thread__pid(const struct pd_thread *t);
