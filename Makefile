@@ -47,9 +47,20 @@ LIB_SRCS    := $(wildcard libperfdata/src/*.c)
 COMPAT_SRCS := $(wildcard compat/*.c)
 LIB_OBJS    := $(LIB_SRCS:libperfdata/src/%.c=$(B)/lib/%.o) \
                $(COMPAT_SRCS:compat/%.c=$(B)/compat/%.o)
-COMMON_SRCS := $(wildcard tools/common/*.c) $(filter-out tools/pd-%.c,$(wildcard tools/*.c))
+# tools/<tool>/: pd-<tool>.c and the modules only that tool uses;
+# tools/common/: what several tools share. A tool links its own folder's
+# modules, common's, and those of the folders it names in <tool>_USES
+# (through their interface headers: docs/architecture.md).
+TOOL_DIRS   := $(patsubst tools/%/,%,$(dir $(wildcard tools/*/pd-*.c)))
+TOOLS       := $(TOOL_DIRS:%=pd-%)
+COMMON_SRCS := $(wildcard tools/common/*.c)
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(B)/%.o)
-TOOLS       := $(patsubst tools/%.c,%,$(wildcard tools/pd-*.c))
+mods        = $(patsubst %.c,$(B)/%.o,$(filter-out tools/$(1)/pd-%.c,$(wildcard tools/$(1)/*.c)))
+convert_USES := fold unwind
+diff_USES   := fold flame
+fold_USES   := flame
+# every tool module but the mains: what the unit tests and fuzz targets link
+TOOL_MODS   := $(foreach d,$(TOOL_DIRS),$(call mods,$(d)))
 TOOL_BINS   := $(TOOLS:%=$(B)/bin/%)
 UNIT_SRCS   := $(wildcard tests/unit/test-*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
@@ -106,14 +117,17 @@ $(PC_FILE): libperfdata/libperfdata.pc.in Makefile
 	@mkdir -p $(@D)
 	$(call make_pc,$@)
 
-$(B)/tools/%.o: tools/%.c $(wildcard tools/*.h tools/common/*.h libperfdata/include/perfdata/*.h)
+$(B)/tools/%.o: tools/%.c $(wildcard tools/*/*.h libperfdata/include/perfdata/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -c -o $@ $<
 
 # Tools link the static library so they run from the tree.
-$(B)/bin/%: $(B)/tools/%.o $(COMMON_OBJS) $(STATIC_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(SAN) -o $@ $< $(COMMON_OBJS) $(STATIC_LIB) $(LDLIBS)
+define tool_rule
+$(B)/bin/pd-$(1): $(B)/tools/$(1)/pd-$(1).o $(call mods,$(1)) $(foreach u,$($(1)_USES),$(call mods,$(u))) $(COMMON_OBJS) $(STATIC_LIB)
+	@mkdir -p $$(@D)
+	$$(CC) $$(SAN) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach d,$(filter-out flame,$(TOOL_DIRS)),$(eval $(call tool_rule,$(d))))
 
 # pd-flame draws from text: linked with its own modules and the CLI
 # helpers only, with libc alone (static unless a sanitizer is on, as
@@ -121,32 +135,31 @@ $(B)/bin/%: $(B)/tools/%.o $(COMMON_OBJS) $(STATIC_LIB)
 # tool linked with libperfdata's libraries takes, which is most of its
 # run on small inputs. FLAME_LDFLAGS= links it dynamically, as happens
 # where the C library has no static archive (glibc-static on Fedora).
-FLAME_OBJS  := $(patsubst tools/%.c,$(B)/tools/%.o,$(wildcard tools/flame-*.c)) \
-               $(B)/tools/common/cli.o $(B)/tools/common/arena.o
+FLAME_OBJS  := $(call mods,flame) $(B)/tools/common/cli.o $(B)/tools/common/arena.o
 FLAME_LDFLAGS ?= $(if $(SAN),,$(shell printf 'int main(void) { return 0; }' | \
 	$(CC) -static -x c -o /dev/null - 2>/dev/null && echo -static))
-$(B)/bin/pd-flame: $(B)/tools/pd-flame.o $(FLAME_OBJS)
+$(B)/bin/pd-flame: $(B)/tools/flame/pd-flame.o $(FLAME_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(FLAME_LDFLAGS) -o $@ $< $(FLAME_OBJS) -lm
 
-$(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(STATIC_LIB) $(COMMON_OBJS)
+$(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(STATIC_LIB) $(COMMON_OBJS) $(TOOL_MODS)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(COMMON_OBJS) $(STATIC_LIB) $(LDLIBS)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(COMMON_OBJS) $(TOOL_MODS) $(STATIC_LIB) $(LDLIBS)
 
 # Programs the shell tests use as checkers.
 $(B)/tests/tools/%: tests/tools/%.c $(STATIC_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
-$(B)/fuzz/%.o: tests/fuzz/%.c $(wildcard tests/fuzz/*.h tools/*.h libperfdata/src/*.h libperfdata/include/perfdata/*.h)
+$(B)/fuzz/%.o: tests/fuzz/%.c $(wildcard tests/fuzz/*.h tools/*/*.h libperfdata/src/*.h libperfdata/include/perfdata/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
-$(B)/fuzz/replay-%: $(B)/fuzz/%.o $(B)/fuzz/replay.o $(FUZZ_HELPER_OBJS) $(COMMON_OBJS) $(STATIC_LIB)
+$(B)/fuzz/replay-%: $(B)/fuzz/%.o $(B)/fuzz/replay.o $(FUZZ_HELPER_OBJS) $(COMMON_OBJS) $(TOOL_MODS) $(STATIC_LIB)
 	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
 
 # libFuzzer binaries: only in the tree make fuzz builds with clang
-$(B)/fuzz/bin/%: $(B)/fuzz/%.o $(FUZZ_HELPER_OBJS) $(COMMON_OBJS) $(STATIC_LIB)
+$(B)/fuzz/bin/%: $(B)/fuzz/%.o $(FUZZ_HELPER_OBJS) $(COMMON_OBJS) $(TOOL_MODS) $(STATIC_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 

@@ -130,7 +130,7 @@ static bool is_digits(const char *s, size_t n)
 	return n > 0 && n <= 10;
 }
 
-/* jit/perf-PID.map and jit/N.dump: JIT symbols, see archive-make.c */
+/* jit/perf-PID.map and jit/N.dump: JIT symbols, see tools/convert/archive-make.c */
 static bool is_jit_member(const char *name, size_t len)
 {
 	if (len < 5 || memcmp(name, "jit/", 4))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fuzz target: pd-flame's reader, sort, layout and SVG writer
- * (tools/flame-*.c) on folded or differential text. Input: an options
+ * (tools/flame/flame-*.c) on folded or differential text. Input: an options
  * byte (bit 0 --reverse, 1 --inverted, 2 --flamechart, 3 --negate,
  * 4 --minwidth=0.5%, 5 --hash, 6-7 the palette: hot, java, mem, wakeup),
  * then the text. The SVG is written to /dev/null.
@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "common/cli.h"
-#include "flame.h"
+#include "flame/flame.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

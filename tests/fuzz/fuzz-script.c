@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 #include "common/cli.h"
-#include "fold-script.h"
-#include "fold.h"
+#include "fold/fold-script.h"
+#include "fold/fold.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* the folder's own file, built into this checker */
-#include "fold-inline.c"
+#include "fold/fold-inline.c"
 
 int main(int argc, char **argv)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flame-impl.h"
+#include "flame/flame-impl.h"
 #include "tap.h"
 
 /* xorshift: the same numbers on every machine */

@@ -19,7 +19,7 @@
 #include "fold-inline.h"
 #include "fold-memo.h"
 #include "fold-runs.h"
-#include "sample-select.h"
+#include "common/sample-select.h"
 #include "fold-table.h"
 
 struct buf {

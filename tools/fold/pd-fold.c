@@ -18,8 +18,8 @@
 #include "fold-data.h"
 #include "fold-inline.h"
 #include "fold-script.h"
-#include "flame-cli.h"
-#include "flame-out.h"
+#include "flame/flame-cli.h"
+#include "flame/flame-out.h"
 
 static void usage(FILE *f)
 {

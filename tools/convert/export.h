@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "fold-data.h"
-#include "sample-select.h"
+#include "fold/fold-data.h"
+#include "common/sample-select.h"
 
 enum export_weight {
 	EXPORT_WEIGHT_DEFAULT,	/* the format's own choice */

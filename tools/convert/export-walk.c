@@ -11,7 +11,7 @@
 
 #include "common/cli.h"
 #include "export-walk.h"
-#include "sample-select.h"
+#include "common/sample-select.h"
 
 /* as fold-data.c: perf script's --max-stack, inline frames on top */
 #define MAX_STACK	127

@@ -19,12 +19,12 @@
 #include "diff-report.h"
 #include "diff-table.h"
 #include "diff-write.h"
-#include "fold-cli.h"
-#include "fold-data.h"
-#include "fold-inline.h"
-#include "fold.h"
-#include "flame-cli.h"
-#include "flame-out.h"
+#include "fold/fold-cli.h"
+#include "fold/fold-data.h"
+#include "fold/fold-inline.h"
+#include "fold/fold.h"
+#include "flame/flame-cli.h"
+#include "flame/flame-out.h"
 
 #define MAX_BUILDID_WARNINGS	5
 

@@ -28,7 +28,7 @@
 #include "common/cli.h"
 #include "export.h"
 #include "json-decode.h"
-#include "json-out.h"
+#include "common/json-out.h"
 
 /* a chunk of bytes read back at a time */
 #define CHUNK	(1 << 16)

@@ -21,7 +21,7 @@
 #include "archive-make.h"
 #include "common/cli.h"
 #include "export.h"
-#include "unwind-summary.h"
+#include "unwind/unwind-summary.h"
 
 static void usage(FILE *f)
 {

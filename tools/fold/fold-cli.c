@@ -4,7 +4,7 @@
 
 #include "common/cli.h"
 #include "fold-cli.h"
-#include "sample-select.h"
+#include "common/sample-select.h"
 
 bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
 		      struct fold_data_opts *data)

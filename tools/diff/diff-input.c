@@ -28,8 +28,8 @@
 #include "diff-input.h"
 #include "diff-line.h"
 #include "diff-table.h"
-#include "fold-data.h"
-#include "fold.h"
+#include "fold/fold-data.h"
+#include "fold/fold.h"
 
 #define MAGIC_LEN	8
 

@@ -28,8 +28,8 @@
 
 #include "common/cli.h"
 #include "export-walk.h"
-#include "intern.h"
-#include "json-out.h"
+#include "common/intern.h"
+#include "common/json-out.h"
 
 struct ss_profile {
 	uint64_t weight;	/* total */

@@ -24,7 +24,7 @@
 #include "fold-data.h"
 #include "fold-offcpu.h"
 #include "fold-script.h"
-#include "sample-select.h"
+#include "common/sample-select.h"
 #include "script-text.h"
 
 /* perf script's default --max-stack (PERF_MAX_STACK_DEPTH) */

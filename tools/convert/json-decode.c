@@ -11,7 +11,7 @@
 #include <perfdata/format.h>
 
 #include "json-decode.h"
-#include "json-out.h"
+#include "common/json-out.h"
 
 static void key(FILE *f, const char *k)
 {

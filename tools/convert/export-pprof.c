@@ -48,9 +48,9 @@
 
 #include "common/cli.h"
 #include "export-walk.h"
-#include "gzip-out.h"
-#include "intern.h"
-#include "pb.h"
+#include "common/gzip-out.h"
+#include "common/intern.h"
+#include "common/pb.h"
 
 #define MAX_INLINE	64
 

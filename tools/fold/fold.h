@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sample-select.h"
+#include "common/sample-select.h"
 
 struct fold_inline;
 
