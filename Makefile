@@ -49,8 +49,9 @@ LIB_OBJS    := $(LIB_SRCS:libperfdata/src/%.c=$(B)/lib/%.o) \
                $(COMPAT_SRCS:compat/%.c=$(B)/compat/%.o)
 # tools/<tool>/: pd-<tool>.c and the modules only that tool uses;
 # tools/common/: what several tools share. A tool links its own folder's
-# modules, common's, and those of the folders it names in <tool>_USES
-# (through their interface headers: docs/architecture.md).
+# modules, common's, and those of the folders it names in <tool>_USES,
+# whose code it reaches only through the headers those folders name in
+# <tool>_INTERFACE (docs/architecture.md; t0005 checks both).
 TOOL_DIRS   := $(patsubst tools/%/,%,$(dir $(wildcard tools/*/pd-*.c)))
 TOOLS       := $(TOOL_DIRS:%=pd-%)
 COMMON_SRCS := $(wildcard tools/common/*.c)
@@ -59,6 +60,9 @@ mods        = $(patsubst %.c,$(B)/%.o,$(filter-out tools/$(1)/pd-%.c,$(wildcard 
 convert_USES := fold unwind
 diff_USES   := fold flame
 fold_USES   := flame
+fold_INTERFACE := fold.h fold-data.h fold-cli.h fold-inline.h
+flame_INTERFACE := flame.h flame-cli.h flame-out.h
+unwind_INTERFACE := unwind-summary.h
 # every tool module but the mains: what the unit tests and fuzz targets link
 TOOL_MODS   := $(foreach d,$(TOOL_DIRS),$(call mods,$(d)))
 TOOL_BINS   := $(TOOLS:%=$(B)/bin/%)
@@ -81,7 +85,7 @@ SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
 PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
-.PHONY: all lib tools check asan ubsan bench install uninstall clean help fuzz fuzz-bins
+.PHONY: all lib tools check asan ubsan bench install uninstall clean help fuzz fuzz-bins layout
 all: lib tools
 
 lib: $(STATIC_LIB) $(SHARED_LIB) $(PC_FILE)
@@ -164,6 +168,10 @@ $(B)/fuzz/bin/%: $(B)/fuzz/%.o $(FUZZ_HELPER_OBJS) $(COMMON_OBJS) $(TOOL_MODS) $
 	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 fuzz-bins: $(FUZZ_TARGETS:%=$(B)/fuzz/bin/%)
+
+# The tool folders, what each uses and names as its interface (t0005).
+layout:
+	@$(foreach d,$(TOOL_DIRS),echo '$(d) uses=$($(d)_USES) interface=$($(d)_INTERFACE)';)
 
 check: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS)
 	@B=$(B) PD_SAN="$(SAN)" tests/run.sh
