@@ -6,6 +6,9 @@
 #   make fuzz            each libFuzzer target (clang) for FUZZ_TIME seconds
 #                        (default 60; FUZZ_TARGETS="fuzz-file ..." for some)
 #   make bench           throughput against perf on large inputs
+#   make static          every pd-* tool linked statically, in build/static/
+#   make dist            build/perfdata-VERSION-ARCH-static.tar.gz: those
+#                        tools and their man pages
 #   make install PREFIX=/usr/local DESTDIR=
 
 VERSION     := 0.1.0
@@ -28,7 +31,7 @@ ifneq ($(strip $(DEPS_MISSING)),)
 $(error missing libraries: $(DEPS_MISSING). Install them with: apt-get install $(APT_DEPS))
 endif
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS))
-DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs $(DEPS))
+DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs $(if $(TOOL_LDSTATIC),--static) $(DEPS))
 endif
 
 WARN        := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
@@ -85,7 +88,8 @@ SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
 PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
-.PHONY: all lib tools check asan ubsan bench install uninstall clean help fuzz fuzz-bins layout
+.PHONY: all lib tools check asan ubsan bench install uninstall clean help fuzz fuzz-bins layout \
+	static dist
 all: lib tools
 
 lib: $(STATIC_LIB) $(SHARED_LIB) $(PC_FILE)
@@ -129,7 +133,7 @@ $(B)/tools/%.o: tools/%.c $(wildcard tools/*/*.h libperfdata/include/perfdata/*.
 define tool_rule
 $(B)/bin/pd-$(1): $(B)/tools/$(1)/pd-$(1).o $(call mods,$(1)) $(foreach u,$($(1)_USES),$(call mods,$(u))) $(COMMON_OBJS) $(STATIC_LIB)
 	@mkdir -p $$(@D)
-	$$(CC) $$(SAN) -o $$@ $$^ $$(LDLIBS)
+	$$(CC) $$(SAN) $$(TOOL_LDSTATIC) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach d,$(filter-out flame,$(TOOL_DIRS)),$(eval $(call tool_rule,$(d))))
 
@@ -193,6 +197,30 @@ fuzz: all
 		SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
 		FUZZ_TARGETS="$(FUZZ_TARGETS)" fuzz-bins
 	B=$(FUZZ_B) PD_BIN=$(B)/bin FUZZ_TIME=$(FUZZ_TIME) tests/fuzz/run.sh $(FUZZ_TARGETS)
+
+# One file per tool that runs on any Linux of the architecture, with no
+# library installed: glibc, elfutils, zlib, zstd, xz, bzip2,
+# libtraceevent and libiberty linked in from their static archives
+# (Debian ships them in the -dev packages). Built in a tree of its own;
+# the tools are copied out without their debug info.
+STATIC_B    := $(B)/static
+STRIP       ?= strip
+ARCH        := $(shell uname -m)
+DIST        := perfdata-$(VERSION)-$(ARCH)-static
+static:
+	$(MAKE) B=$(STATIC_B)/tree TOOL_LDSTATIC=-static tools
+	@for t in $(TOOLS); do \
+		$(STRIP) -o $(STATIC_B)/$$t $(STATIC_B)/tree/bin/$$t || exit 1; \
+	done
+	@echo "make static: $(TOOLS:%=$(STATIC_B)/%)"
+
+dist: static
+	rm -rf $(B)/$(DIST) && mkdir -p $(B)/$(DIST)/man1
+	cp $(TOOLS:%=$(STATIC_B)/%) $(B)/$(DIST)/
+	cp $(wildcard docs/*.1) $(B)/$(DIST)/man1/
+	cp README.md $(B)/$(DIST)/
+	tar -C $(B) -czf $(B)/$(DIST).tar.gz $(DIST)
+	@echo "make dist: $(B)/$(DIST).tar.gz"
 
 bench: all
 	@B=$(B) tests/bench.sh
