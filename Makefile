@@ -6,6 +6,7 @@
 #   make fuzz            each libFuzzer target (clang) for FUZZ_TIME seconds
 #                        (default 60; FUZZ_TARGETS="fuzz-file ..." for some)
 #   make bench           throughput against perf on large inputs
+#   make distro-check    build and tests in Debian chroots (tests/distro/)
 #   make static          every pd-* tool linked statically, in build/static/
 #   make dist            build/perfdata-VERSION-ARCH-static.tar.gz: those
 #                        tools and their man pages
@@ -89,7 +90,7 @@ PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
 .PHONY: all lib tools check asan ubsan bench install uninstall clean help fuzz fuzz-bins layout \
-	static dist
+	static dist distro-check
 all: lib tools
 
 lib: $(STATIC_LIB) $(SHARED_LIB) $(PC_FILE)
@@ -179,6 +180,13 @@ layout:
 
 check: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS)
 	@B=$(B) PD_SAN="$(SAN)" tests/run.sh
+
+# The distro tests (tests/distro/): Debian's own perfs and toolchains in
+# debootstrap chroots cached in $(PD_DISTRO_CACHE); root and the network
+# to Debian's archive on first use.
+PD_DISTRO_CACHE ?= /var/cache/perfdata-distro
+distro-check: all static
+	@B=$(B) PD_DISTRO_CACHE=$(PD_DISTRO_CACHE) tests/run.sh tests/distro/t-*.sh
 
 asan:
 	PD_ASAN=1 $(MAKE) B=build-asan OPT="-O1 -g" SAN="-fsanitize=address -fno-omit-frame-pointer" check

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs every test: the unit test programs built in $B/tests and the shell
-# tests tests/t*.sh. Each prints TAP lines ("ok N - what", "not ok N - what",
+# tests tests/t*.sh; or only the shell tests given as arguments. Each prints TAP lines ("ok N - what", "not ok N - what",
 # "ok N # skip why"); this counts them and ends with "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,13 +32,20 @@ run_one() {
 	fi
 }
 
-for t in "$B"/tests/test-*; do
-	[ -x "$t" ] || continue
-	run_one "$(basename "$t")" "$t"
-done
-for t in "$top"/tests/t[0-9]*.sh; do
-	[ -f "$t" ] || continue
-	run_one "$(basename "$t")" sh "$t"
-done
+if [ $# -gt 0 ]; then
+	# the shell tests named (make distro-check: tests/distro/t-*.sh)
+	for t in "$@"; do
+		run_one "$(basename "$t")" sh "$t"
+	done
+else
+	for t in "$B"/tests/test-*; do
+		[ -x "$t" ] || continue
+		run_one "$(basename "$t")" "$t"
+	done
+	for t in "$top"/tests/t[0-9]*.sh; do
+		[ -f "$t" ] || continue
+		run_one "$(basename "$t")" sh "$t"
+	done
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
