@@ -23,14 +23,16 @@ if [ -d "$PD_CORPUS" ] && ! mountpoint -q "$C/src/shared/corpus"; then
 		distro_mounted="$C/src/shared/corpus $distro_mounted"
 fi
 
-chroot "$C" sh -c 'cd /src/main && make -j"$(nproc)"' >"$tmp/make.log" 2>&1
+# a clean environment: this run's B, PD_BIN and the like name host paths
+inside() { chroot "$C" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 sh -c "$1"; }
+inside 'cd /src/main && make -j"$(nproc)"' >"$tmp/make.log" 2>&1
 rc=$?
 grep -E 'error|warning' "$tmp/make.log" | grep -v "Using 'dlopen'" | head -10 | sed 's/^/# /'
 check "Debian 11: make succeeds" [ $rc -eq 0 ]
 check "Debian 11: make builds warning-free (gcc 10)" \
 	sh -c "! grep -q 'warning:' '$tmp/make.log'"
 
-chroot "$C" sh -c 'cd /src/main && make check' >"$tmp/check.log" 2>&1
+inside 'cd /src/main && make check' >"$tmp/check.log" 2>&1
 last=$(tail -1 "$tmp/check.log")
 grep -E '^FAIL|^    not ok' "$tmp/check.log" | head -20 | sed 's/^/# /'
 grep -E '# skip' "$tmp/check.log" | sort -u | head -20 | sed 's/^/# /'
@@ -42,8 +44,8 @@ if [ -x "$B/static/pd-info" ] && [ -x "$B/static/pd-fold" ]; then
 	mkdir -p "$C/opt/pd-static"
 	cp "$B/static/pd-info" "$B/static/pd-fold" "$C/opt/pd-static/"
 	for t in "pd-info --stats" "pd-fold"; do
-		chroot "$C" sh -c "cd /src/main/testdata && /src/main/build/bin/$t fp.data" >"$tmp/want" 2>&1
-		chroot "$C" sh -c "cd /src/main/testdata && /opt/pd-static/$t fp.data" >"$tmp/got" 2>&1
+		inside "cd /src/main/testdata && /src/main/build/bin/$t fp.data" >"$tmp/want" 2>&1
+		inside "cd /src/main/testdata && /opt/pd-static/$t fp.data" >"$tmp/got" 2>&1
 		check "Debian 11: make static's $t prints what the tools built there print" \
 			sh -c "[ -s '$tmp/want' ] && cmp -s '$tmp/want' '$tmp/got'"
 	done
