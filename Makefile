@@ -3,6 +3,7 @@
 #   make                 library (static and shared) and tools, in build/
 #   make check           every test; ends with "N passed, N failed"
 #   make asan / ubsan    the same suite built with a sanitizer
+#   make sanitize        the same suite with both at once
 #   make fuzz            each libFuzzer target (clang) for FUZZ_TIME seconds
 #                        (default 60; FUZZ_TARGETS="fuzz-file ..." for some)
 #   make bench           throughput against perf on large inputs
@@ -89,7 +90,7 @@ SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
 PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
-.PHONY: all lib tools check asan ubsan bench install uninstall clean help fuzz fuzz-bins layout \
+.PHONY: all lib tools check asan ubsan sanitize bench install uninstall clean help fuzz fuzz-bins layout \
 	static dist distro-check
 all: lib tools
 
@@ -194,6 +195,11 @@ asan:
 ubsan:
 	$(MAKE) B=build-ubsan OPT="-O1 -g" SAN="-fsanitize=undefined -fno-sanitize-recover=all" check
 
+# Both sanitizers in one build and one run of the suite (what CI runs).
+sanitize:
+	PD_ASAN=1 $(MAKE) B=build-san OPT="-O1 -g" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" check
+
 # The library and the targets built by clang with libFuzzer, ASan and
 # UBSan in $(FUZZ_B); the seed corpora come from testdata/ (through the
 # tools of the normal build) and grow in $(FUZZ_B)/corpus/.
@@ -251,7 +257,7 @@ uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) $(TOOLS:%=$(DESTDIR)$(MANDIR)/man1/%.1)
 
 clean:
-	rm -rf build build-asan build-ubsan $(FUZZ_B)
+	rm -rf build build-asan build-ubsan build-san $(FUZZ_B)
 
 help:
 	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
