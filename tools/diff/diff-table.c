@@ -1,124 +1,81 @@
 // SPDX-License-Identifier: MIT
-/*
- * Open addressing with linear probing over entry pointers; entries and
- * key bytes live in the arena (common/arena.h).
- */
+/* pd-diff's tables in common/htab.h tables. See diff-table.h. */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "common/arena.h"
+#include "common/htab.h"
 #include "diff-table.h"
 
-struct diff_table {
-	struct diff_entry **slots;
-	size_t nr_slots;	/* a power of two */
-	size_t count;
-	struct tool_arena arena;
-};
+/*
+ * A diff table is a common/htab.h table whose payloads are the struct
+ * diff_entry: struct diff_table, never defined, is the name pd-diff's
+ * modules hold it by.
+ */
+static struct htab *keys(struct diff_table *t)
+{
+	return (struct htab *)t;
+}
+
+static const struct htab *keys_const(const struct diff_table *t)
+{
+	return (const struct htab *)t;
+}
 
 struct diff_table *diff_table__new(void)
 {
-	struct diff_table *t = calloc(1, sizeof(*t));
-
-	if (!t)
-		return NULL;
-	t->nr_slots = 1024;
-	t->slots = calloc(t->nr_slots, sizeof(*t->slots));
-	if (!t->slots) {
-		free(t);
-		return NULL;
-	}
-	return t;
+	/*
+	 * diff_table__entries() is in slot order, the order diff-report.c
+	 * adds a function's doubles up in: the slots' number at first and
+	 * their load decide the report's last digits, so they stay 1024
+	 * and half full.
+	 */
+	return (struct diff_table *)htab__new(sizeof(struct diff_entry), 1024,
+					      50);
 }
 
 void diff_table__free(struct diff_table *t)
 {
-	if (!t)
-		return;
-	tool_arena__free(&t->arena);
-	free(t->slots);
-	free(t);
-}
-
-static int grow(struct diff_table *t)
-{
-	size_t n = t->nr_slots * 2, i, j;
-	struct diff_entry **slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < t->nr_slots; i++) {
-		struct diff_entry *e = t->slots[i];
-
-		if (!e)
-			continue;
-		for (j = e->hash & (n - 1); slots[j]; j = (j + 1) & (n - 1))
-			;
-		slots[j] = e;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nr_slots = n;
-	return 0;
+	htab__free(keys(t));
 }
 
 struct diff_entry *diff_table__get(struct diff_table *t, const char *key,
 				   size_t len)
 {
-	uint64_t h = tool_hash_bytes(key, len);
-	struct diff_entry *e;
-	char *k;
-	size_t i;
+	struct htab_entry *e;
+	struct diff_entry *d;
+	bool added;
 
-	for (i = h & (t->nr_slots - 1); (e = t->slots[i]);
-	     i = (i + 1) & (t->nr_slots - 1)) {
-		if (e->hash == h && e->len == len && !memcmp(e->key, key, len))
-			return e;
-	}
-	/* at most half full, so that probes stay short */
-	if ((t->count + 1) * 2 > t->nr_slots) {
-		if (grow(t) < 0) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		for (i = h & (t->nr_slots - 1); t->slots[i];
-		     i = (i + 1) & (t->nr_slots - 1))
-			;
-	}
-	e = tool_arena__alloc(&t->arena, sizeof(*e));
-	k = len ? tool_arena__alloc(&t->arena, len) : (char *)"";
-	if (!e || !k) {
+	e = htab__get(keys(t), key, len, &added);
+	if (!e) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	memset(e, 0, sizeof(*e));
-	memcpy(k, key, len);
-	e->key = k;
-	e->len = len;
-	e->hash = h;
-	t->slots[i] = e;
-	t->count++;
-	return e;
+	d = htab_entry__payload(e);
+	/* the callers read the key from the entry they are handed */
+	if (added) {
+		d->key = e->key;
+		d->len = e->len;
+	}
+	return d;
 }
 
 size_t diff_table__count(const struct diff_table *t)
 {
-	return t->count;
+	return keys_const(t)->nr;
 }
 
 struct diff_entry **diff_table__entries(const struct diff_table *t)
 {
+	size_t n = 0, pos = 0, nr = diff_table__count(t);
 	struct diff_entry **v;
-	size_t i, n = 0;
+	struct htab_entry *e;
 
-	if (!t->count)
+	if (!nr)
 		return NULL;
-	v = malloc(t->count * sizeof(*v));
+	v = malloc(nr * sizeof(*v));
 	if (!v)
 		return NULL;
-	for (i = 0; i < t->nr_slots; i++)
-		if (t->slots[i])
-			v[n++] = t->slots[i];
+	while ((e = htab__next(keys_const(t), &pos)))
+		v[n++] = htab_entry__payload(e);
 	return v;
 }

@@ -19,7 +19,6 @@ struct diff_entry {
 	struct pnum count[2];	/* stacks: as difffolded.pl sums them */
 	double self[2], total[2];	/* report: per function */
 	size_t stamp;		/* report: the last stack that counted it */
-	uint64_t hash;
 };
 
 struct diff_table;
@@ -34,9 +33,9 @@ struct diff_entry *diff_table__get(struct diff_table *t, const char *key,
 size_t diff_table__count(const struct diff_table *t);
 
 /*
- * Every entry, in no particular order, into a new array of
- * diff_table__count() pointers that the caller frees; NULL on failure
- * (or when empty).
+ * Every entry, in the table's slot order (common/htab.h), into a new
+ * array of diff_table__count() pointers that the caller frees; NULL on
+ * failure (or when empty).
  */
 struct diff_entry **diff_table__entries(const struct diff_table *t);
 
