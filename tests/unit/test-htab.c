@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The tools' hash table (common/htab.h): every key found again with its
- * payload after the table has grown many times, entries that never
- * move, keys that differ only past a prefix or in NUL bytes, iteration
- * that visits each entry once, aligned payloads and keys, and an
- * out-of-memory failure that leaves the table as it was.
+ * The tools' hash table (common/htab.h) and the interned keys on top of
+ * it (common/intern.h): every key found again with its payload after
+ * the table has grown many times, entries that never move, keys that
+ * differ only past a prefix or in NUL bytes, iteration that visits each
+ * entry once, aligned payloads and keys, and an out-of-memory failure
+ * that leaves the table as it was.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/htab.h"
+#include "common/intern.h"
 #include "tap.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -320,6 +322,36 @@ static void test_out_of_memory(void)
 	      "out of memory copying a key: NULL, the table as it was");
 }
 
+/* intern: numbers by first appearance over a zeroed struct intern */
+static void test_intern(void)
+{
+	struct intern in;
+	int64_t a, b, a2, e;
+	int added_a, added_a2;
+	bool by_number = true;
+	uint64_t v;
+
+	memset(&in, 0, sizeof(in));
+	a = intern__add(&in, "a\0x", 3, &added_a);
+	b = intern__str(&in, "a");
+	e = intern__add(&in, "", 0, NULL);
+	a2 = intern__add(&in, "a\0x", 3, &added_a2);
+	CHECK(a == 0 && b == 1 && e == 2 && a2 == 0 && added_a && !added_a2 &&
+	      in.nr == 3,
+	      "intern: numbered in order of first appearance, a known key not added");
+	for (v = 0; v < 3000; v++)
+		by_number &= intern__add(&in, &v, sizeof(v), NULL) == (int64_t)v + 3;
+	for (v = 0; v < 3000; v++) {
+		const struct intern_key *k = intern__key(&in, v + 3);
+
+		/* read in place as the exporters read their id keys */
+		by_number &= k->len == sizeof(v) && *(const uint64_t *)k->p == v;
+	}
+	CHECK(by_number && in.nr == 3003,
+	      "intern: 3000 more keys, each read back in place by its number");
+	intern__free(&in);
+}
+
 int main(void)
 {
 	test_growth();
@@ -327,5 +359,6 @@ int main(void)
 	test_iteration();
 	test_alignment();
 	test_out_of_memory();
+	test_intern();
 	return tap_done();
 }

@@ -11,25 +11,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/arena.h"
+#include "common/htab.h"
 
 struct intern_key {
-	const void *p;
+	const void *p;		/* 8-byte aligned (common/htab.h) */
 	size_t len;
 };
 
+/* A zeroed struct intern is an empty table. */
 struct intern {
-	struct tool_arena arena;
+	struct htab numbers;		/* key -> its uint32_t number */
 	struct intern_key *keys;	/* by number */
 	size_t nr, alloc;
-	uint32_t *slots;		/* number + 1; 0: empty */
-	uint64_t *hashes;
-	size_t nr_slots;
 };
 
 /*
  * The number of the key (len bytes at p), added if new (*added set
- * when not NULL). -1 when out of memory.
+ * when not NULL). -1 when out of memory, or past UINT32_MAX - 2: the
+ * exporters store the numbers in 32 bits.
  */
 int64_t intern__add(struct intern *t, const void *p, size_t len, int *added);
 /* The same for a NUL-terminated string (its NUL not part of the key). */
