@@ -34,8 +34,13 @@
  * bytes of a batch always fit one record (header.size is 16 bits).
  */
 #define COMP_BATCH	60000
-/* What perf's readers size their decompression buffer from. */
-#define COMP_MMAP_LEN	(COMP_BATCH + 4096)
+/*
+ * What perf's readers size their decompression buffer from: room for a
+ * batch, in whole 4 KiB pages (perf 7.x refuses the feature otherwise:
+ * "Invalid HEADER_COMPRESSED: comp_mmap_len (N) must be a 4K-aligned
+ * value >= 4096", and then reads no compressed record).
+ */
+#define COMP_MMAP_LEN	((COMP_BATCH + 4096 + 4095) / 4096 * 4096)
 
 struct wr_evsel {
 	struct pd_attr attr;
