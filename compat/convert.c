@@ -148,7 +148,9 @@ static void choose_shims(struct conv *c)
 			s |= 1ULL << PD_SHIM_CPU_MAP_RANGE;
 		if (t->version < PD_PERF_VERSION(6, 0))
 			s |= 1ULL << PD_SHIM_FEATURE_LAYOUT;
-		if (!pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED))
+		/* a perf without zstd drops compressed records silently */
+		if (!pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED) ||
+		    (t->flags & PD_TGT_NO_ZSTD))
 			s |= 1ULL << PD_SHIM_DECOMPRESS;
 		else if (!pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED2))
 			s |= 1ULL << PD_SHIM_COMPRESSED2;

@@ -75,6 +75,7 @@
 #include <perfdata/format.h>
 
 #include "internal.h"
+#include "probe.h"
 
 /* Kernel record types lo..hi as a kernel_records mask. */
 #define KREC(lo, hi)	((~0ULL >> (63 - (hi))) & ~((1ULL << (lo)) - 1))
@@ -569,6 +570,8 @@ PD_EXPORT const struct pd_perf_target *pd_perf_target__find(const char *name)
 
 	if (name && !strcmp(name, "newest"))
 		return &t_6_16;
+	if (pd_perf_target__is_binary(name))
+		return pd__perf_target_binary(name);
 	for (i = 0; name && targets[i]; i++)
 		if (!strcmp(targets[i]->name, name))
 			return targets[i];

@@ -49,6 +49,9 @@ enum pd_target_flag {
 	PD_TGT_ID_INDEX_EXT		= 1U << 8,
 	/* file mode: the PERFFILE v1 header is the only one it reads */
 	PD_TGT_V1_ONLY			= 1U << 9,
+	/* built without zstd: it knows COMPRESSED records but its stub
+	 * drops them, samples and all, without a word (Debian 11's 5.10) */
+	PD_TGT_NO_ZSTD			= 1U << 10,
 };
 
 struct pd_perf_target {
@@ -75,16 +78,60 @@ struct pd_perf_target {
 	/* How it fails on what it does not know, for --explain. */
 	const char *fails_on_attr;
 	const char *fails_on_record;
+	/* a probed target (pd_perf_target__probe()): what each probe
+	 * showed, one line each, for --explain; NULL in the table's */
+	const char *probe_report;
 };
 
 /* NULL-terminated list of every target, oldest first. */
 const struct pd_perf_target *const *pd_perf_targets(void);
-/* By name ("6.1", "rhel8", "newest"); NULL and errno ENOENT if unknown. */
+/*
+ * By name ("6.1", "rhel8", "newest"); NULL and errno ENOENT if unknown.
+ * A binary ("auto", a path: pd_perf_target__is_binary()) is probed, once
+ * per process; the target is kept until the process ends.
+ */
 const struct pd_perf_target *pd_perf_target__find(const char *name);
 bool pd_perf_target__knows_record(const struct pd_perf_target *t,
 				  uint32_t type);
 bool pd_perf_target__knows_feature(const struct pd_perf_target *t,
 				   unsigned int feat);
+
+/*
+ * Probing a perf binary: tiny files written by our writer, one per
+ * capability (attr sizes, record types, COMPRESSED/COMPRESSED2 and
+ * whether it was built with zstd, MMAP2 build ids, pipe feature ids, a
+ * pipe-mode file given with -i PATH), each run through its perf script
+ * or perf report with a timeout. The result is the nearest known
+ * target's facts (by the version the binary prints) with the probed
+ * ones written over them; cached by the binary's build id under
+ * $XDG_CACHE_HOME/perfdata/ (else ~/.cache/perfdata/).
+ *
+ * The probe files are written under $TMPDIR (else /tmp) and passed by
+ * path: a wrapper script running perf elsewhere (in a chroot) must see
+ * that directory at the same path.
+ */
+struct pd_perf_probe_opts {
+	size_t sz;			/* sizeof(struct pd_perf_probe_opts) */
+	const char *cache_dir;		/* NULL: $XDG_CACHE_HOME/perfdata */
+	bool no_cache;			/* neither read nor write the cache */
+	bool refresh;			/* probe again, then store */
+	unsigned int timeout_ms;	/* per perf run; 0: 30 s */
+};
+
+/*
+ * perf: a path to a perf binary or to a script running one, a name on
+ * $PATH, or "auto" ($PERF, else perf on $PATH). Returns a target the
+ * caller frees with pd_perf_target__free(); NULL and errno when the
+ * binary cannot be run or prints no "perf version N.N" (a warning goes
+ * to the log callback).
+ */
+struct pd_perf_target *pd_perf_target__probe(const char *perf,
+					     const struct pd_perf_probe_opts *opts);
+/* Frees a probed target; the table's targets are left alone. NULL ok. */
+void pd_perf_target__free(struct pd_perf_target *t);
+/* Does a --target-perf spec name a binary ("auto", or a path with a
+ * slash) rather than a version? */
+bool pd_perf_target__is_binary(const char *spec);
 
 /*
  * Shims: transforms of the record stream, each with its own name. A target
