@@ -194,12 +194,20 @@ done
 
 # ---- reading, with each older perf ----
 # read_with NAME ROOT PERF TARGET VER R: perf PERF (in chroot ROOT, or "/"
-# for this machine) reads perf VER's recording R converted for TARGET
+# for this machine) reads perf VER's recording R converted for TARGET.
+# TARGET "probe" is the reading perf itself, --target-perf=PATH: on
+# this machine the wrapper that runs it in its chroot, on the reading
+# side (the archive route) the binary there.
 read_with() {
 	_n=$1 _root=$2 _perf=$3 _t=$4 _v=$5 _r=$6
 	_C=$(cat "$tmp/rec.$_v.chroot")
 	_want=$(cat "$tmp/rec.$_v.$_r.n")
-	_what="perf $_v $_r -> $_n (--target-perf=$_t)"
+	_ts=$_t _tr=$_t
+	if [ "$_t" = probe ]; then
+		_ts=$tmp/probe/perf-wrapper _tr=$_perf
+		[ "$_root" = / ] && _ts=$_perf
+	fi
+	_what="perf $_v $_r -> $_n (--target-perf=$_tr)"
 	_dir=/pd/read/$_v-$_r-$_t
 	[ "$_root" = / ] && _dir=$tmp/read/$_v-$_r-$_t
 	_host=$_dir
@@ -215,7 +223,7 @@ read_with() {
 	fi
 
 	# 1. the converted file, as pd-convert -o FILE writes it
-	"$B/bin/pd-convert" -q --target-perf="$_t" "$_C/pd/rec/$_r.data" \
+	"$B/bin/pd-convert" -q --target-perf="$_ts" "$_C/pd/rec/$_r.data" \
 		-o "$_host.data" 2>"$tmp/c.err"
 	check "$_what: pd-convert writes it" test -s "$_host.data"
 	sed 's/^/# /' "$tmp/c.err" | head -3
@@ -235,8 +243,8 @@ read_with() {
 	# 2. the archive route: unpacked and converted where it is read
 	cp "$_C/pd/rec/$_r.tar.zst" "$_host.tar.zst"
 	_run "$_conv" -q --from-archive \
-		--target-perf="$_t" "$_dir.tar.zst" -o "$_dir" 2>"$tmp/c.err"
-	check "$_what: pd-convert --from-archive --target-perf=$_t" \
+		--target-perf="$_tr" "$_dir.tar.zst" -o "$_dir" 2>"$tmp/c.err"
+	check "$_what: pd-convert --from-archive --target-perf=$_tr" \
 		test -s "$_host/perf.data"
 	sed 's/^/# /' "$tmp/c.err" | head -3
 	printf '[buildid]\n\tdir = %s\n' "$_dir" >"$_host.config"
@@ -263,14 +271,30 @@ read_with() {
 
 PB=$(perf_of "$CB")
 check "Debian 11's perf is 5.10 ($PB)" sh -c "chroot '$CB' '$PB' --version | grep -q '^perf version 5\.10\.'"
+# --target-perf=PATH probes the perf at PATH with files written under
+# $TMPDIR, which a wrapper running it in a chroot must show there at the
+# same path; the probe's cache is this run's own
+mkdir -p "$tmp/probe" "$tmp/cache" "$CB$tmp/probe"
+mount --bind "$tmp/probe" "$CB$tmp/probe" && distro_mounted="$CB$tmp/probe $distro_mounted"
+printf '#!/bin/sh\n# Debian 11 perf, in its chroot\nexec chroot %s %s "$@"\n' "$CB" "$PB" \
+	>"$tmp/probe/perf-wrapper"
+chmod +x "$tmp/probe/perf-wrapper"
+TMPDIR=$tmp/probe XDG_CACHE_HOME=$tmp/cache
+export TMPDIR XDG_CACHE_HOME
+"$B/bin/pd-convert" --explain --target-perf="$tmp/probe/perf-wrapper" "$TD/fp.data" \
+	>"$tmp/explain" 2>&1
+check "--target-perf=PATH probes Debian 11's perf: 5.10, built without zstd" \
+	grep -q '^target: perf 5\.10\..*probed (nearest known target 5\.10, built without zstd)' "$tmp/explain"
+sed 's/^/# /' "$tmp/explain" | head -3
 for v in $RECORDERS; do
 	for r in $RECORDINGS; do
 		[ -s "$tmp/rec.$v.$r.n" ] || continue
-		for t in debian11 5.10; do
+		for t in debian11 5.10 probe; do
 			read_with "Debian 11 perf 5.10" "$CB" "$PB" "$t" "$v" "$r"
 		done
 		if have_perf; then
 			read_with "perf 6.1 (this machine)" / perf 6.1 "$v" "$r"
+			read_with "perf 6.1 (this machine)" / perf auto "$v" "$r"
 		fi
 	done
 done

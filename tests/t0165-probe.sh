@@ -1,0 +1,58 @@
+#!/bin/sh
+# --target-perf=PATH and =auto: the perf binary is probed (compat/probe.c)
+# - probing this machine's perf 6.1 finds the facts of the 6.1 entry of
+#   compat/targets.c: converting for auto, for the path and for 6.1
+#   gives the same bytes;
+# - the result is cached by the binary (a wrapper script: its bytes and
+#   its perf's version), so a second conversion runs it only for
+#   --version;
+# - --explain names the probed perf; something that is not a perf is
+#   refused with one line, exit 2.
+# The distro perfs are probed in tests/distro/t-newer-perf.sh.
+. "$(dirname "$0")/lib.sh"
+
+if ! have_perf; then
+	skip "no perf on this machine: nothing to probe"
+	echo "1..$tap_n"
+	exit 0
+fi
+XDG_CACHE_HOME=$tmp/cache
+TMPDIR=$tmp/t
+export XDG_CACHE_HOME TMPDIR
+mkdir -p "$TMPDIR"
+P=$(command -v perf)
+conv() { "$PD_BIN/pd-convert" "$@"; }
+
+for f in fp zstd pipe multi tracepoint switch buildid-mmap; do
+	conv -q --target-perf=6.1 "$TD/$f.data" -o "$tmp/want.data" 2>/dev/null
+	conv -q --target-perf=auto "$TD/$f.data" -o "$tmp/auto.data" 2>"$tmp/err"
+	check "$f: --target-perf=auto (perf 6.1) writes what --target-perf=6.1 writes" \
+		sh -c "[ -s '$tmp/want.data' ] && cmp -s '$tmp/want.data' '$tmp/auto.data' && [ ! -s '$tmp/err' ]"
+	conv -q --target-perf="$P" "$TD/$f.data" -o "$tmp/path.data" 2>/dev/null
+	check "$f: --target-perf=$P the same" cmp -s "$tmp/want.data" "$tmp/path.data"
+done
+check "the probe's result is cached by the binary's build id" \
+	sh -c "ls '$XDG_CACHE_HOME/perfdata/' | grep -q -E '^perf-[0-9a-f]{40}\$'"
+check "no probe file left in \$TMPDIR" sh -c "[ -z \"\$(ls -A '$TMPDIR')\" ]"
+
+# a wrapper that counts its runs
+printf '#!/bin/sh\necho run >>"%s"\nexec "%s" "$@"\n' "$tmp/runs" "$P" >"$tmp/perf-wrapper"
+chmod +x "$tmp/perf-wrapper"
+conv --explain --target-perf="$tmp/perf-wrapper" "$TD/fp.data" >"$tmp/explain" 2>&1
+n1=$(wc -l <"$tmp/runs")
+check "--explain names the probed perf and its nearest target" \
+	grep -q "^target: perf 6\.1\.[0-9]* at $tmp/perf-wrapper, probed (nearest known target 6\.1)" "$tmp/explain"
+conv -q --target-perf="$tmp/perf-wrapper" "$TD/fp.data" -o "$tmp/w.data"
+n2=$(wc -l <"$tmp/runs")
+check "a wrapper script is probed once ($n1 runs), then only asked its version ($((n2 - n1)) run)" \
+	[ "$n1" -gt 10 ] && [ $((n2 - n1)) -eq 1 ]
+conv -q --target-perf=6.1 "$TD/fp.data" -o "$tmp/want.data" 2>/dev/null
+check "the wrapper's conversion is the 6.1 one" cmp -s "$tmp/want.data" "$tmp/w.data"
+
+conv -q --target-perf=/bin/true "$TD/fp.data" -o "$tmp/x.data" 2>"$tmp/err"
+rc=$?
+check "/bin/true is no perf: exit 2, nothing written" sh -c "[ $rc -eq 2 ] && [ ! -e '$tmp/x.data' ]"
+check "... with a line naming it" grep -q '/bin/true' "$tmp/err"
+conv -q --target-perf="$tmp/no-such-perf" "$TD/fp.data" -o "$tmp/x.data" 2>"$tmp/err"
+check "a missing binary: exit 2" [ $? -eq 2 ]
+echo "1..$tap_n"
