@@ -963,10 +963,11 @@ static void probe_all(struct probe *p, struct probed_target *pt,
 		t->user_record_max = PD_RECORD_COMPRESSED2;
 	}
 	report(p, "perf-tool records known: up to %u", t->user_record_max - 1);
+	t->flags &= ~(PD_TGT_ZSTD | PD_TGT_NO_ZSTD);
 	if (z == Z_NO_ZSTD || z2 == Z_NO_ZSTD)
 		t->flags |= PD_TGT_NO_ZSTD;
-	else
-		t->flags &= ~PD_TGT_NO_ZSTD;
+	else if (z == Z_READS || z2 == Z_READS)
+		t->flags |= PD_TGT_ZSTD;
 	if (probe_mmap2_build_id(p, t->attr_size_max))
 		t->flags |= PD_TGT_MMAP2_BUILD_ID;
 	else

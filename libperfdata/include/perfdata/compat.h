@@ -49,9 +49,12 @@ enum pd_target_flag {
 	PD_TGT_ID_INDEX_EXT		= 1U << 8,
 	/* file mode: the PERFFILE v1 header is the only one it reads */
 	PD_TGT_V1_ONLY			= 1U << 9,
-	/* built without zstd: it knows COMPRESSED records but its stub
-	 * drops them, samples and all, without a word (Debian 11's 5.10) */
-	PD_TGT_NO_ZSTD			= 1U << 10,
+	/* the build, when known (probed): with zstd, or without it, when
+	 * it knows COMPRESSED records but its stub drops them, samples
+	 * and all, without a word (Debian 11's 5.10). Bit 10 is left for
+	 * the version table's next flag (branch compat18). */
+	PD_TGT_ZSTD			= 1U << 11,
+	PD_TGT_NO_ZSTD			= 1U << 12,
 };
 
 struct pd_perf_target {
