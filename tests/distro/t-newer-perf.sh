@@ -107,10 +107,11 @@ samples_of() {
 	     END { print n + 0 }' "$1"
 }
 # the functions with 5% of the samples or more, from perf report
-# --no-children --sort sym --stdio (lines "  85.10%  [.] inner_hot"),
-# one per line, sorted
+# --no-children --sort sym --stdio (lines "  85.10%  [.] inner_hot";
+# perf 7.x adds a Latency column, "34.91%  35.68%  [.] work_c", for
+# recordings with switch events), one per line, sorted
 top_syms() {
-	awk '/^ +[0-9.]+% +\[.\] / {
+	awk '/^ +[0-9.]+%( +[0-9.]+%)* +\[.\] / {
 		p = $1; sub("%", "", p)
 		if (p + 0 < 5) next
 		s = $0; sub(/^[^]]*\] /, "", s); sub(/ +$/, "", s); print s
