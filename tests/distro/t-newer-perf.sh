@@ -45,7 +45,9 @@ done
 CT=$(cat "$tmp/chroot.trixie")
 CS=$(cat "$tmp/chroot.sid")
 CB=$(cat "$tmp/chroot.bullseye")
-trap 'distro_umount; rm -rf "$tmp"' EXIT
+# (the probe directory bound in the Debian 11 chroot is left there as
+# an empty path under its /tmp: removed once unbound)
+trap 'distro_umount; rm -rf "$tmp" "$CB$tmp"' EXIT
 
 # distro_mount binds /sys alone: tracepoints need tracefs under it too
 mount_all() {
