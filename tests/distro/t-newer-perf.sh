@@ -45,9 +45,11 @@ done
 CT=$(cat "$tmp/chroot.trixie")
 CS=$(cat "$tmp/chroot.sid")
 CB=$(cat "$tmp/chroot.bullseye")
-# (the probe directory bound in the Debian 11 chroot is left there as
-# an empty path under its /tmp: removed once unbound)
-trap 'distro_umount; rm -rf "$tmp" "$CB$tmp"' EXIT
+# on exit: the probe directory bound in the Debian 11 chroot (an empty
+# path under its /tmp once unbound) and each chroot's /pd (the
+# recordings, the converted files and the unpacked archives, each with
+# its kallsyms: hundreds of MB) go too
+trap 'distro_umount; rm -rf "$tmp" "$CB$tmp" "$CT/pd" "$CS/pd" "$CB/pd"' EXIT
 
 # distro_mount binds /sys alone: tracepoints need tracefs under it too
 mount_all() {
