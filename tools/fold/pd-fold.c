@@ -191,7 +191,7 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 		break;
 	case 'h':
 		usage(stdout);
-		exit(PD_EXIT_OK);
+		exit(pd_cli_close_output(stdout, "<stdout>"));
 	default:
 		pd_usage_error("unknown option");
 	}

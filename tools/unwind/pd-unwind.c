@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return PD_EXIT_OK;
+			return pd_cli_close_output(stdout, "<stdout>");
 		default:
 			pd_usage_error("unknown option");
 		}
