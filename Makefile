@@ -145,7 +145,7 @@ $(foreach d,$(filter-out flame,$(TOOL_DIRS)),$(eval $(call tool_rule,$(d))))
 # tool linked with libperfdata's libraries takes, which is most of its
 # run on small inputs. FLAME_LDFLAGS= links it dynamically, as happens
 # where the C library has no static archive (glibc-static on Fedora).
-FLAME_OBJS  := $(call mods,flame) $(B)/tools/common/cli.o $(B)/tools/common/arena.o
+FLAME_OBJS  := $(call mods,flame) $(B)/tools/common/cli.o $(B)/tools/common/cli-main.o $(B)/tools/common/arena.o
 FLAME_LDFLAGS ?= $(if $(SAN),,$(shell printf 'int main(void) { return 0; }' | \
 	$(CC) -static -x c -o /dev/null - 2>/dev/null && echo -static))
 $(B)/bin/pd-flame: $(B)/tools/flame/pd-flame.o $(FLAME_OBJS)

@@ -6,13 +6,10 @@
  *   pd-info --stats [FILE]   records per type (perf report --stats)
  *   pd-info --dump [FILE]    one line per record (perf report -D)
  */
-#include <getopt.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include <perfdata/reader.h>
 
 #include "common/cli.h"
+#include "common/cli-main.h"
 #include "info-dump.h"
 #include "info-header.h"
 #include "info-stats.h"
@@ -42,77 +39,59 @@ static void usage(FILE *f)
 
 enum { OPT_HEADER = 256, OPT_BRIEF, OPT_STATS, OPT_ORDERED };
 
-int main(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "header", no_argument, NULL, OPT_HEADER },
-		{ "brief", no_argument, NULL, OPT_BRIEF },
-		{ "stats", no_argument, NULL, OPT_STATS },
-		{ "dump", no_argument, NULL, 'D' },
-		{ "ordered", no_argument, NULL, OPT_ORDERED },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum { MODE_HEADER, MODE_STATS, MODE_DUMP } mode = MODE_HEADER;
-	struct pd_reader_opts opts = { .sz = sizeof(opts) };
-	const char *input = NULL;
-	struct pd_reader *r;
-	bool brief = false;
-	int c, ret;
+static const struct option longopts[] = {
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "brief", no_argument, NULL, OPT_BRIEF },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "dump", no_argument, NULL, 'D' },
+	{ "ordered", no_argument, NULL, OPT_ORDERED },
+	{ NULL, 0, NULL, 0 },
+};
 
-	pd_cli_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "i:Dqvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case OPT_HEADER:
-			mode = MODE_HEADER;
-			break;
-		case OPT_BRIEF:
-			brief = true;
-			break;
-		case OPT_STATS:
-			mode = MODE_STATS;
-			break;
-		case 'D':
-			mode = MODE_DUMP;
-			break;
-		case OPT_ORDERED:
-			opts.order = PD_ORDER_TIME;
-			break;
-		case 'q':
-			pd_quiet = true;
-			break;
-		case 'v':
-			pd_verbose++;
-			break;
-		case 'h':
-			usage(stdout);
-			return pd_cli_close_output(stdout, "<stdout>");
-		default:
-			pd_usage_error("unknown option");
-		}
+struct cli {
+	enum { MODE_HEADER, MODE_STATS, MODE_DUMP } mode;
+	struct pd_reader_opts opts;
+	bool brief;
+};
+
+static void option(struct pd_cli_main *m, int opt, const char *arg)
+{
+	struct cli *c = m->tool;
+
+	switch (opt) {
+	case OPT_HEADER:
+		c->mode = MODE_HEADER;
+		break;
+	case OPT_BRIEF:
+		c->brief = true;
+		break;
+	case OPT_STATS:
+		c->mode = MODE_STATS;
+		break;
+	case 'D':
+		c->mode = MODE_DUMP;
+		break;
+	case OPT_ORDERED:
+		c->opts.order = PD_ORDER_TIME;
+		break;
 	}
-	if (optind < argc) {
-		if (input || optind + 1 < argc)
-			pd_usage_error("one input file only");
-		input = argv[optind];
-	}
-	if (!input)
-		input = "perf.data";
-	if (mode == MODE_DUMP)
-		opts.show_compressed = true;
-	r = pd_cli_open(input, &opts);
+}
+
+static int run(struct pd_cli_main *m)
+{
+	struct cli *c = m->tool;
+	struct pd_reader *r;
+	int ret, err;
+
+	if (c->mode == MODE_DUMP)
+		c->opts.show_compressed = true;
+	r = pd_cli_open(m->input, &c->opts);
 	if (!r)
 		return PD_EXIT_DATA;
-	switch (mode) {
+	switch (c->mode) {
 	case MODE_HEADER:
-		ret = pd_info_print_header(stdout, r, input,
-					   brief ? 0 : PD_INFO_HEADER_FULL);
+		ret = pd_info_print_header(stdout, r, m->input,
+					   c->brief ? 0 : PD_INFO_HEADER_FULL);
 		break;
 	case MODE_STATS:
 		ret = pd_info_print_stats(stdout, r);
@@ -124,6 +103,19 @@ int main(int argc, char **argv)
 	if (ret < 0)
 		pd_err("%s", pd_reader__errmsg(r));
 	pd_reader__close(r);
-	c = pd_cli_close_output(stdout, "<stdout>");
-	return ret < 0 ? PD_EXIT_DATA : c;
+	err = pd_cli_close_output(stdout, "<stdout>");
+	return ret < 0 ? PD_EXIT_DATA : err;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .opts.sz = sizeof(c.opts) };
+	struct pd_cli_main m = {
+		.init = pd_cli_init, .usage = usage, .option = option,
+		.run = run, .tool = &c, .longopts = longopts, .shortopts = "D",
+		.flags = PD_CLI_INPUT | PD_CLI_VERBOSE,
+		.default_input = "perf.data", .extra_arg = "one input file only",
+	};
+
+	return pd_cli_main(argc, argv, &m);
 }
