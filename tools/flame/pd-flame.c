@@ -6,11 +6,10 @@
  *   pd-flame [OPTIONS] [FILE|-]... > out.svg
  */
 #include <errno.h>
-#include <getopt.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "common/cli.h"
+#include "common/cli-main.h"
 #include "flame-cli.h"
 #include "flame-out.h"
 
@@ -44,23 +43,26 @@ static void usage(FILE *f)
 }
 
 static const struct option longopts[] = {
-	{ "output", required_argument, NULL, 'o' },
 	FLAME_CLI_LONGOPTS,
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int read_inputs(struct flame *fl, int argc, char **argv)
+/* every option of pd-flame's own is a flame option */
+static void option(struct pd_cli_main *m, int opt, const char *arg)
+{
+	flame_cli__option(opt, arg, m->tool);
+}
+
+static int read_inputs(struct flame *fl, const struct pd_cli_main *m)
 {
 	const char *path;
 	FILE *in;
 	int i, ret;
 
-	if (optind == argc)
+	if (!m->nr_args)
 		return flame__read(fl, stdin, "<stdin>") ? PD_EXIT_DATA : PD_EXIT_OK;
-	for (i = optind; i < argc; i++) {
-		path = argv[i];
+	for (i = 0; i < m->nr_args; i++) {
+		path = m->args[i];
 		if (!strcmp(path, "-")) {
 			ret = flame__read(fl, stdin, "<stdin>");
 		} else {
@@ -78,43 +80,33 @@ static int read_inputs(struct flame *fl, int argc, char **argv)
 	return PD_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run(struct pd_cli_main *m)
 {
-	struct flame_cli fc;
-	const char *output = NULL;
+	struct flame_cli *fc = m->tool;
 	struct flame *fl;
-	int opt, ret, i;
+	int ret;
 
-	pd_cli_init_prog(argv[0]);
-	flame_cli__init(&fc);
-	while ((opt = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
-		if (flame_cli__option(opt, optarg, &fc))
-			continue;
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'q':
-			pd_quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return pd_cli_close_output(stdout, "<stdout>");
-		default:
-			pd_usage_error("unknown option");
-		}
-	}
-	for (i = optind; output && i < argc; i++)
-		if (pd_cli_same_file(argv[i], output))
-			pd_usage_error("the output %s is an input", output);
-	fl = flame__new(&fc.o);
+	fl = flame__new(&fc->o);
 	if (!fl) {
 		pd_err("out of memory");
 		return PD_EXIT_DATA;
 	}
-	ret = read_inputs(fl, argc, argv);
+	ret = read_inputs(fl, m);
 	if (ret == PD_EXIT_OK)
-		ret = flame_out__write(fl, output);
+		ret = flame_out__write(fl, m->output);
 	flame__free(fl);
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct flame_cli fc;
+	struct pd_cli_main m = {
+		.init = pd_cli_init_prog, .usage = usage, .option = option,
+		.run = run, .tool = &fc, .longopts = longopts,
+		.flags = PD_CLI_OUTPUT | PD_CLI_NOT_INPUT, .takes = PD_CLI_INPUTS,
+	};
+
+	flame_cli__init(&fc);
+	return pd_cli_main(argc, argv, &m);
 }
