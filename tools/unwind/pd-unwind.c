@@ -7,7 +7,6 @@
  *   pd-unwind perf.data -o unwound.data
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,6 +18,7 @@
 #include <perfdata/writer.h>
 
 #include "common/cli.h"
+#include "common/cli-main.h"
 #include "unwind-summary.h"
 
 static void usage(FILE *f)
@@ -72,113 +72,87 @@ enum {
 	OPT_COMPRESS,
 };
 
-int main(int argc, char **argv)
+static const struct option longopts[] = {
+	{ "keep-stack", no_argument, NULL, OPT_KEEP },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "pipe", no_argument, NULL, OPT_PIPE },
+	{ "file", no_argument, NULL, OPT_FILE },
+	{ "compress", optional_argument, NULL, OPT_COMPRESS },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct cli {
+	struct pd_convert_opts co;
+	struct pd_unwind_rewrite_opts uo;
+};
+
+static void option(struct pd_cli_main *m, int opt, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "keep-stack", no_argument, NULL, OPT_KEEP },
-		{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "pipe", no_argument, NULL, OPT_PIPE },
-		{ "file", no_argument, NULL, OPT_FILE },
-		{ "compress", optional_argument, NULL, OPT_COMPRESS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1 };
+	struct cli *c = m->tool;
+
+	switch (opt) {
+	case OPT_KEEP:
+		c->uo.keep_stack = true;
+		break;
+	case OPT_MAX_STACK:
+		c->uo.max_stack = parse_int(arg, "--max-stack", 1, 1024);
+		break;
+	case OPT_SYMFS:
+		c->uo.symfs = arg;
+		break;
+	case 'j':
+		c->uo.jobs = parse_int(arg, "--jobs", 1, 64);
+		break;
+	case OPT_PIPE:
+		c->co.mode = PD_MODE_PIPE;
+		break;
+	case OPT_FILE:
+		c->co.mode = PD_MODE_FILE;
+		break;
+	case OPT_COMPRESS:
+		c->co.compress = 1;
+		if (arg)
+			c->co.compress_level = parse_int(arg, "compression level", 1, 22);
+		break;
+	}
+}
+
+static int run(struct pd_cli_main *m)
+{
+	struct cli *c = m->tool;
 	struct pd_reader_opts ro = {
 		.sz = sizeof(ro),
 		.order = PD_ORDER_TIME,
 		.strict = true,
 	};
-	struct pd_unwind_rewrite_opts uo = { .sz = sizeof(uo) };
-	const char *input = NULL, *output = NULL;
 	struct pd_unwind_rewriter *rw = NULL;
+	const char *input = m->input;
 	struct pd_reader *r;
 	char errmsg[512];
-	int c, err, ret = PD_EXIT_DATA;
+	int err, ret = PD_EXIT_DATA;
 
-	pd_cli_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "i:o:j:qvh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_KEEP:
-			uo.keep_stack = true;
-			break;
-		case OPT_MAX_STACK:
-			uo.max_stack = parse_int(optarg, "--max-stack", 1, 1024);
-			break;
-		case OPT_SYMFS:
-			uo.symfs = optarg;
-			break;
-		case 'j':
-			uo.jobs = parse_int(optarg, "--jobs", 1, 64);
-			break;
-		case OPT_PIPE:
-			co.mode = PD_MODE_PIPE;
-			break;
-		case OPT_FILE:
-			co.mode = PD_MODE_FILE;
-			break;
-		case OPT_COMPRESS:
-			co.compress = 1;
-			if (optarg)
-				co.compress_level = parse_int(optarg, "compression level", 1, 22);
-			break;
-		case 'q':
-			pd_quiet = true;
-			break;
-		case 'v':
-			pd_verbose++;
-			break;
-		case 'h':
-			usage(stdout);
-			return pd_cli_close_output(stdout, "<stdout>");
-		default:
-			pd_usage_error("unknown option");
-		}
-	}
-	if (optind < argc && !input)
-		input = argv[optind++];
-	if (optind < argc)
-		pd_usage_error("unexpected argument '%s'", argv[optind]);
-	if (!input)
-		input = "perf.data";
-	if (!output)
-		pd_usage_error("no output given (-o FILE, or -o - for standard output)");
-	if (!strcmp(output, "-") && pd_cli_refuse_tty(stdout))
-		return PD_EXIT_USAGE;
-	if (pd_cli_same_file(input, output))
-		pd_usage_error("the output would overwrite the input '%s'", input);
-	if (!strcmp(output, "-") && co.mode < 0) {
+	if (!strcmp(m->output, "-") && c->co.mode < 0) {
 		struct stat st;
 
 		/* a stream can only take pipe mode */
 		if (fstat(STDOUT_FILENO, &st) || !S_ISREG(st.st_mode))
-			co.mode = PD_MODE_PIPE;
+			c->co.mode = PD_MODE_PIPE;
 	}
 
 	r = pd_cli_open(input, &ro);
 	if (!r)
 		return PD_EXIT_DATA;
-	uo.path = strcmp(input, "-") ? input : NULL;
-	rw = pd_unwind_rewriter__new(r, &uo);
+	c->uo.path = strcmp(input, "-") ? input : NULL;
+	rw = pd_unwind_rewriter__new(r, &c->uo);
 	if (!rw) {
 		pd_err("%s: %s", input, strerror(errno));
 		goto out;
 	}
-	co.shims_add = 1ULL << PD_SHIM_UNWIND;
-	co.unwind = rw;
-	err = pd_convert(r, output, &co, NULL, errmsg, sizeof(errmsg));
+	c->co.shims_add = 1ULL << PD_SHIM_UNWIND;
+	c->co.unwind = rw;
+	err = pd_convert(r, m->output, &c->co, NULL, errmsg, sizeof(errmsg));
 	if (err) {
 		pd_err("%s", errmsg[0] ? errmsg : pd_strerror(err));
 		goto out;
@@ -191,4 +165,21 @@ out:
 	pd_unwind_rewriter__free(rw);
 	pd_reader__close(r);
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = {
+		.co = { .sz = sizeof(c.co), .mode = -1 },
+		.uo = { .sz = sizeof(c.uo) },
+	};
+	struct pd_cli_main m = {
+		.init = pd_cli_init, .usage = usage, .option = option,
+		.run = run, .tool = &c, .longopts = longopts, .shortopts = "j:",
+		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_VERBOSE |
+			 PD_CLI_NEED_OUTPUT | PD_CLI_BINARY_OUTPUT | PD_CLI_NOT_INPUT,
+		.default_input = "perf.data",
+	};
+
+	return pd_cli_main(argc, argv, &m);
 }
