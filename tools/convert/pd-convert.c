@@ -7,7 +7,6 @@
  *   pd-convert --explain --target-perf=rhel8 perf.data
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,6 +19,7 @@
 
 #include "archive-make.h"
 #include "common/cli.h"
+#include "common/cli-main.h"
 #include "export.h"
 #include "unwind/unwind-summary.h"
 
@@ -196,218 +196,214 @@ enum {
 	OPT_KALLSYMS, OPT_SYMFS, OPT_VMLINUX,
 };
 
-int main(int argc, char **argv)
+static const struct option longopts[] = {
+	{ "target-perf", required_argument, NULL, OPT_TARGET },
+	{ "shim", required_argument, NULL, OPT_SHIM },
+	{ "no-shim", required_argument, NULL, OPT_NO_SHIM },
+	{ "pipe", no_argument, NULL, OPT_PIPE },
+	{ "file", no_argument, NULL, OPT_FILE },
+	{ "compress", optional_argument, NULL, OPT_COMPRESS },
+	{ "decompress", no_argument, NULL, OPT_DECOMPRESS },
+	{ "endian", required_argument, NULL, OPT_ENDIAN },
+	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	{ "list-targets", no_argument, NULL, OPT_LIST_TARGETS },
+	{ "list-shims", no_argument, NULL, OPT_LIST_SHIMS },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "from-archive", no_argument, NULL, OPT_FROM_ARCHIVE },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	EXPORT_CLI_LONGOPTS,
+	{ NULL, 0, NULL, 0 },
+};
+
+struct cli {
+	struct export_opts xo;
+	struct pd_convert_opts co;
+	struct pd_reader_opts ro;
+	struct pd_unwind_rewrite_opts uo;
+	struct archive_make_opts ao;
+	bool rewrite_opts;	/* options of the perf.data rewrite, not of --to */
+	bool do_explain, to_archive, from_archive;
+};
+
+static void option(struct pd_cli_main *m, int opt, const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "target-perf", required_argument, NULL, OPT_TARGET },
-		{ "shim", required_argument, NULL, OPT_SHIM },
-		{ "no-shim", required_argument, NULL, OPT_NO_SHIM },
-		{ "pipe", no_argument, NULL, OPT_PIPE },
-		{ "file", no_argument, NULL, OPT_FILE },
-		{ "compress", optional_argument, NULL, OPT_COMPRESS },
-		{ "decompress", no_argument, NULL, OPT_DECOMPRESS },
-		{ "endian", required_argument, NULL, OPT_ENDIAN },
-		{ "explain", no_argument, NULL, OPT_EXPLAIN },
-		{ "list-targets", no_argument, NULL, OPT_LIST_TARGETS },
-		{ "list-shims", no_argument, NULL, OPT_LIST_SHIMS },
-		{ "to", required_argument, NULL, OPT_TO },
-		{ "from-archive", no_argument, NULL, OPT_FROM_ARCHIVE },
-		{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
-		{ "symfs", required_argument, NULL, OPT_SYMFS },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		EXPORT_CLI_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct export_opts xo = { .weight = EXPORT_WEIGHT_DEFAULT };
-	bool rewrite_opts = false;
-	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1 };
-	struct pd_reader_opts ro = { .sz = sizeof(ro), .load_aux = true };
-	struct pd_convert_report rep;
-	struct pd_unwind_rewrite_opts uo = { .sz = sizeof(uo) };
+	struct cli *c = m->tool;
+
+	if (export_cli__option(opt, arg, &c->xo))
+		return;
+	c->rewrite_opts |= opt >= 256 && opt != OPT_LIST_TARGETS &&
+			   opt != OPT_LIST_SHIMS && opt != OPT_TO &&
+			   opt != OPT_KALLSYMS && opt != OPT_SYMFS &&
+			   opt != OPT_VMLINUX;
+	switch (opt) {
+	case OPT_TARGET:
+		c->co.target = pd_perf_target__find(arg);
+		if (!c->co.target)
+			pd_usage_error("unknown perf version '%s' (see --list-targets)",
+				       arg);
+		break;
+	case OPT_SHIM:
+		c->co.shims_add |= parse_shims(arg);
+		break;
+	case OPT_NO_SHIM:
+		c->co.shims_remove |= parse_shims(arg);
+		break;
+	case OPT_PIPE:
+		c->co.mode = PD_MODE_PIPE;
+		break;
+	case OPT_FILE:
+		c->co.mode = PD_MODE_FILE;
+		break;
+	case OPT_COMPRESS:
+		c->co.compress = 1;
+		if (arg) {
+			char *end;
+			long l = strtol(arg, &end, 10);
+
+			if (*end || l < 1 || l > 22)
+				pd_usage_error("compression level must be 1..22");
+			c->co.compress_level = l;
+		}
+		break;
+	case OPT_DECOMPRESS:
+		c->co.compress = -1;
+		break;
+	case OPT_ENDIAN:
+		if (!strcmp(arg, "little"))
+			c->co.endian = PD_ENDIAN_LITTLE;
+		else if (!strcmp(arg, "big"))
+			c->co.endian = PD_ENDIAN_BIG;
+		else if (!strcmp(arg, "native"))
+			c->co.endian = PD_ENDIAN_NATIVE;
+		else
+			pd_usage_error("--endian takes little, big or native");
+		break;
+	case OPT_EXPLAIN:
+		c->do_explain = true;
+		break;
+	case OPT_TO:
+		/* the other formats: export.c's table */
+		if (strcmp(arg, "archive"))
+			export_cli__option(EXPORT_OPT_TO, arg, &c->xo);
+		else
+			c->to_archive = true;
+		break;
+	case OPT_FROM_ARCHIVE:
+		c->from_archive = true;
+		break;
+	case OPT_KALLSYMS:
+		c->ao.kallsyms = c->xo.data.kallsyms = arg;
+		break;
+	case OPT_SYMFS:
+		c->ao.symfs = c->xo.data.symfs = arg;
+		break;
+	case OPT_VMLINUX:
+		c->ao.vmlinux = c->xo.data.vmlinux = arg;
+		break;
+	case OPT_LIST_TARGETS:
+		list_targets();
+		exit(pd_cli_close_output(stdout, "<stdout>"));
+	case OPT_LIST_SHIMS:
+		list_shims();
+		exit(pd_cli_close_output(stdout, "<stdout>"));
+	}
+}
+
+/* The options that go together; -o's checks among them, in their place. */
+static int check_options(struct pd_cli_main *m)
+{
+	struct cli *c = m->tool;
+	const char *output = m->output;
+
+	if (c->xo.others)
+		pd_usage_error("--no-inline, --weight, --per-process, --event-filter, --comm, --cpu and --time go with --to");
+	if (!c->do_explain)
+		pd_cli_check_output(m, PD_CLI_NEED_OUTPUT);
+	if ((c->to_archive || c->from_archive) && (c->do_explain || !output))
+		pd_usage_error("--to=archive and --from-archive need -o and no --explain");
+	if (c->to_archive && c->from_archive)
+		pd_usage_error("--to=archive and --from-archive exclude each other");
+	if (c->to_archive && !archive_name_ok(output))
+		pd_usage_error("an archive's name ends in .tar.zst or .tar.gz (or is - for tar.zst)");
+	if (c->from_archive && !strcmp(output, "-"))
+		pd_usage_error("--from-archive writes a directory: -o DIR");
+	if ((c->ao.kallsyms || c->ao.symfs || c->ao.vmlinux) && !c->to_archive)
+		pd_usage_error("--kallsyms, --vmlinux and --symfs go with --to=archive");
+	/* --explain writes text, and no OUT */
+	return pd_cli_check_output(m, PD_CLI_NOT_INPUT |
+				   (c->do_explain ? 0 : PD_CLI_BINARY_OUTPUT));
+}
+
+/* The archive, written or extracted, once the input is open. */
+static int archive(struct cli *c, struct pd_reader *r, const char *input,
+		   const char *output)
+{
+	int err;
+
+	c->ao.input = strcmp(input, "-") ? input : "<stdin>";
+	c->ao.output = output;
+	c->ao.level = c->co.compress_level;
+	err = c->to_archive ? archive_make(r, &c->ao) :
+	      archive_extract(r, c->ao.input, output, c->co.compress == 1);
+	pd_reader__close(r);
+	return err;
+}
+
+static int run(struct pd_cli_main *m)
+{
+	struct cli *c = m->tool;
+	const char *input = m->input, *output = m->output;
 	struct pd_unwind_rewriter *rw = NULL;
-	const char *input = NULL, *output = NULL;
-	bool do_explain = false, to_archive = false, from_archive = false;
-	struct archive_make_opts ao = { 0 };
+	struct pd_convert_report rep;
 	struct pd_reader *r;
 	char errmsg[512];
-	int c, err;
+	int err;
 
-	pd_cli_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "i:o:qvh", longopts, NULL)) != -1) {
-		if (export_cli__option(c, optarg, &xo))
-			continue;
-		/* options of the perf.data rewrite, not of --to */
-		rewrite_opts |= c >= 256 && c != OPT_LIST_TARGETS &&
-				c != OPT_LIST_SHIMS && c != OPT_TO &&
-				c != OPT_KALLSYMS && c != OPT_SYMFS &&
-				c != OPT_VMLINUX;
-		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_TARGET:
-			co.target = pd_perf_target__find(optarg);
-			if (!co.target)
-				pd_usage_error("unknown perf version '%s' (see --list-targets)",
-					       optarg);
-			break;
-		case OPT_SHIM:
-			co.shims_add |= parse_shims(optarg);
-			break;
-		case OPT_NO_SHIM:
-			co.shims_remove |= parse_shims(optarg);
-			break;
-		case OPT_PIPE:
-			co.mode = PD_MODE_PIPE;
-			break;
-		case OPT_FILE:
-			co.mode = PD_MODE_FILE;
-			break;
-		case OPT_COMPRESS:
-			co.compress = 1;
-			if (optarg) {
-				char *end;
-				long l = strtol(optarg, &end, 10);
-
-				if (*end || l < 1 || l > 22)
-					pd_usage_error("compression level must be 1..22");
-				co.compress_level = l;
-			}
-			break;
-		case OPT_DECOMPRESS:
-			co.compress = -1;
-			break;
-		case OPT_ENDIAN:
-			if (!strcmp(optarg, "little"))
-				co.endian = PD_ENDIAN_LITTLE;
-			else if (!strcmp(optarg, "big"))
-				co.endian = PD_ENDIAN_BIG;
-			else if (!strcmp(optarg, "native"))
-				co.endian = PD_ENDIAN_NATIVE;
-			else
-				pd_usage_error("--endian takes little, big or native");
-			break;
-		case OPT_EXPLAIN:
-			do_explain = true;
-			break;
-		case OPT_TO:
-			/* the other formats: export.c's table */
-			if (strcmp(optarg, "archive"))
-				export_cli__option(EXPORT_OPT_TO, optarg, &xo);
-			else
-				to_archive = true;
-			break;
-		case OPT_FROM_ARCHIVE:
-			from_archive = true;
-			break;
-		case OPT_KALLSYMS:
-			ao.kallsyms = xo.data.kallsyms = optarg;
-			break;
-		case OPT_SYMFS:
-			ao.symfs = xo.data.symfs = optarg;
-			break;
-		case OPT_VMLINUX:
-			ao.vmlinux = xo.data.vmlinux = optarg;
-			break;
-		case OPT_LIST_TARGETS:
-			list_targets();
-			return pd_cli_close_output(stdout, "<stdout>");
-		case OPT_LIST_SHIMS:
-			list_shims();
-			return pd_cli_close_output(stdout, "<stdout>");
-		case 'q':
-			pd_quiet = true;
-			break;
-		case 'v':
-			pd_verbose++;
-			break;
-		case 'h':
-			usage(stdout);
-			return pd_cli_close_output(stdout, "<stdout>");
-		default:
-			pd_usage_error("unknown option");
-		}
-	}
-	if (optind < argc && !input)
-		input = argv[optind++];
-	if (optind < argc)
-		pd_usage_error("unexpected argument '%s'", argv[optind]);
-	if (!input)
-		input = "perf.data";
-	if (xo.format) {
-		if (rewrite_opts || from_archive)
+	if (c->xo.format) {
+		if (c->rewrite_opts || c->from_archive)
 			pd_usage_error("--to=%s takes no perf.data rewriting options (--target-perf, --shim, --pipe, ...)",
-				       xo.format->name);
-		xo.input = input;
-		xo.output = output;
-		return export_cli__run(&xo);
+				       c->xo.format->name);
+		c->xo.input = input;
+		c->xo.output = output;
+		return export_cli__run(&c->xo);
 	}
-	if (xo.others)
-		pd_usage_error("--no-inline, --weight, --per-process, --event-filter, --comm, --cpu and --time go with --to");
-	if (!output && !do_explain)
-		pd_usage_error("no output given (-o FILE, or -o - for standard output)");
-	if ((to_archive || from_archive) && (do_explain || !output))
-		pd_usage_error("--to=archive and --from-archive need -o and no --explain");
-	if (to_archive && from_archive)
-		pd_usage_error("--to=archive and --from-archive exclude each other");
-	if (to_archive && !archive_name_ok(output))
-		pd_usage_error("an archive's name ends in .tar.zst or .tar.gz (or is - for tar.zst)");
-	if (from_archive && !strcmp(output, "-"))
-		pd_usage_error("--from-archive writes a directory: -o DIR");
-	if ((ao.kallsyms || ao.symfs || ao.vmlinux) && !to_archive)
-		pd_usage_error("--kallsyms, --vmlinux and --symfs go with --to=archive");
-	if (output && !strcmp(output, "-") && !do_explain &&
-	    pd_cli_refuse_tty(stdout))
-		return PD_EXIT_USAGE;
-	if (output && pd_cli_same_file(input, output))
-		pd_usage_error("the output would overwrite the input '%s'", input);
-	co.dry_run = do_explain;
-	if (output && !strcmp(output, "-") && co.mode < 0)
-		co.mode = -2;	/* decided below, once the input is open */
+	err = check_options(m);
+	if (err)
+		return err;
+	c->co.dry_run = c->do_explain;
+	if (output && !strcmp(output, "-") && c->co.mode < 0)
+		c->co.mode = -2;	/* decided below, once the input is open */
 
 	/* unwinding follows the session in time order, as perf does */
-	if ((co.shims_add & ~co.shims_remove) & (1ULL << PD_SHIM_UNWIND)) {
-		ro.order = PD_ORDER_TIME;
-		ro.load_aux = false;
-		uo.path = strcmp(input, "-") ? input : NULL;
+	if ((c->co.shims_add & ~c->co.shims_remove) & (1ULL << PD_SHIM_UNWIND)) {
+		c->ro.order = PD_ORDER_TIME;
+		c->ro.load_aux = false;
+		c->uo.path = strcmp(input, "-") ? input : NULL;
 	}
-	r = pd_cli_open(input, &ro);
+	r = pd_cli_open(input, &c->ro);
 	if (!r)
 		return PD_EXIT_DATA;
-	if (to_archive || from_archive) {
-		ao.input = strcmp(input, "-") ? input : "<stdin>";
-		ao.output = output;
-		ao.level = co.compress_level;
-		err = to_archive ? archive_make(r, &ao) :
-		      archive_extract(r, ao.input, output, co.compress == 1);
-		pd_reader__close(r);
-		return err;
-	}
-	if (ro.order == PD_ORDER_TIME) {
-		rw = pd_unwind_rewriter__new(r, &uo);
+	if (c->to_archive || c->from_archive)
+		return archive(c, r, input, output);
+	if (c->ro.order == PD_ORDER_TIME) {
+		rw = pd_unwind_rewriter__new(r, &c->uo);
 		if (!rw) {
 			pd_err("%s: %s", input, strerror(errno));
 			pd_reader__close(r);
 			return PD_EXIT_DATA;
 		}
-		co.unwind = rw;
+		c->co.unwind = rw;
 	}
-	if (co.mode == -2) {
+	if (c->co.mode == -2) {
 		struct stat st;
 
 		/* a stream can only take pipe mode */
-		co.mode = fstat(STDOUT_FILENO, &st) || !S_ISREG(st.st_mode) ?
-			  PD_MODE_PIPE : -1;
+		c->co.mode = fstat(STDOUT_FILENO, &st) || !S_ISREG(st.st_mode) ?
+			     PD_MODE_PIPE : -1;
 	}
-	err = pd_convert(r, output, &co, &rep, errmsg, sizeof(errmsg));
+	err = pd_convert(r, output, &c->co, &rep, errmsg, sizeof(errmsg));
 	if (!err && rw && !pd_quiet)
 		unwind_summary__print(stderr, strcmp(input, "-") ? input : "<stdin>",
 				      pd_unwind_rewriter__summary(rw));
@@ -417,8 +413,8 @@ int main(int argc, char **argv)
 		pd_err("%s", errmsg[0] ? errmsg : pd_strerror(err));
 		return PD_EXIT_DATA;
 	}
-	if (do_explain) {
-		explain(input, co.target, &rep);
+	if (c->do_explain) {
+		explain(input, c->co.target, &rep);
 		return pd_cli_close_output(stdout, "<stdout>");
 	}
 	if (pd_verbose)
@@ -426,4 +422,22 @@ int main(int argc, char **argv)
 			(unsigned long long)rep.records_in,
 			(unsigned long long)rep.records_out);
 	return PD_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = {
+		.xo = { .weight = EXPORT_WEIGHT_DEFAULT },
+		.co = { .sz = sizeof(c.co), .mode = -1 },
+		.ro = { .sz = sizeof(c.ro), .load_aux = true },
+		.uo = { .sz = sizeof(c.uo) },
+	};
+	struct pd_cli_main m = {
+		.init = pd_cli_init, .usage = usage, .option = option,
+		.run = run, .tool = &c, .longopts = longopts,
+		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_VERBOSE,
+		.default_input = "perf.data",
+	};
+
+	return pd_cli_main(argc, argv, &m);
 }
