@@ -8,11 +8,11 @@
  *   pd-fold --merge [FILE...]                   sum folded files
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/cli.h"
+#include "common/cli-main.h"
 #include "fold.h"
 #include "fold-cli.h"
 #include "fold-data.h"
@@ -95,8 +95,8 @@ enum {
 };
 
 static const struct option longopts[] = {
+	/* the format; -i FILE is the file */
 	{ "input", required_argument, NULL, OPT_INPUT },
-	{ "output", required_argument, NULL, 'o' },
 	{ "merge", no_argument, NULL, OPT_MERGE },
 	{ "context", no_argument, NULL, OPT_CONTEXT },
 	{ "filter", required_argument, NULL, OPT_FILTER },
@@ -107,9 +107,6 @@ static const struct option longopts[] = {
 	{ "svg", no_argument, NULL, OPT_SVG },
 	FOLD_CLI_LONGOPTS,
 	FLAME_CLI_LONGOPTS,
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -117,7 +114,6 @@ struct cli {
 	struct fold_opts fo;
 	struct fold_data_opts data;
 	struct flame_cli flame;
-	const char *input, *output;
 	bool script, merge, print_script, svg;
 };
 
@@ -136,17 +132,15 @@ static void parse_filter(struct fold_opts *fo, const char *arg)
 	}
 }
 
-static void parse_option(struct cli *c, int opt, const char *arg)
+static void option(struct pd_cli_main *m, int opt, const char *arg)
 {
+	struct cli *c = m->tool;
 	struct fold_opts *fo = &c->fo;
 
 	if (fold_cli__option(opt, arg, fo, &c->data) ||
 	    flame_cli__option(opt, arg, &c->flame))
 		return;
 	switch (opt) {
-	case 'i':
-		c->input = arg;
-		break;
 	case OPT_INPUT:
 		if (!strcmp(arg, "script"))
 			c->script = true;
@@ -155,12 +149,13 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 		else
 			pd_usage_error("--input takes 'data' or 'script', not '%s' (the file is -i FILE or an argument)",
 				       arg);
-		break;
-	case 'o':
-		c->output = arg;
+		/* perf script text is piped in, a perf.data is in a file */
+		m->default_input = c->script ? "-" : "perf.data";
 		break;
 	case OPT_MERGE:
 		c->merge = true;
+		m->takes = PD_CLI_INPUTS;
+		m->extra_arg = "--merge: the files as arguments or one -i FILE, not both";
 		break;
 	case OPT_CONTEXT:
 		fo->context = true;
@@ -183,17 +178,6 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 	case OPT_SVG:
 		c->svg = true;
 		break;
-	case 'q':
-		pd_quiet = true;
-		break;
-	case 'v':
-		pd_verbose++;
-		break;
-	case 'h':
-		usage(stdout);
-		exit(pd_cli_close_output(stdout, "<stdout>"));
-	default:
-		pd_usage_error("unknown option");
 	}
 }
 
@@ -248,26 +232,25 @@ static int merge_one(struct folder *f, const char *path)
 	return ret;
 }
 
-static int fold_input(struct cli *c, struct folder *f, int argc, char **argv)
+static int fold_input(const struct pd_cli_main *m, struct folder *f)
 {
-	const char *path = c->input;
+	struct cli *c = m->tool;
+	const char *path = m->input;
 	FILE *in;
 	int i, ret;
 
 	if (c->merge) {
-		if (c->input)
-			return merge_one(f, c->input);
-		if (optind == argc)
+		if (m->input)
+			return merge_one(f, m->input);
+		if (!m->nr_args)
 			return merge_one(f, "-");
-		for (i = optind; i < argc; i++) {
-			ret = merge_one(f, argv[i]);
+		for (i = 0; i < m->nr_args; i++) {
+			ret = merge_one(f, m->args[i]);
 			if (ret)
 				return ret;
 		}
 		return PD_EXIT_OK;
 	}
-	if (!path)
-		path = c->script ? "-" : "perf.data";
 	if (!c->script)
 		return fold_perf_data(path, &c->data, f);
 	in = open_input(path);
@@ -312,20 +295,21 @@ static int write_folded(FILE *out, void *arg)
 }
 
 /* --svg: the folded stacks drawn in-process, as pd-flame draws them */
-static int write_svg(struct cli *c, struct folder *f)
+static int write_svg(struct cli *c, struct folder *f, const char *output)
 {
 	struct flame_opts o = c->flame.o;
 
 	/* stacks in time order make a flame chart */
 	if (c->fo.chronological)
 		o.flamechart = true;
-	return flame_out__draw(&o, write_folded, f, c->output);
+	return flame_out__draw(&o, write_folded, f, output);
 }
 
 /* --script: the perf script text the data input folds, as it goes. */
-static int print_script(struct cli *c, struct folder *f)
+static int print_script(const struct pd_cli_main *m, struct folder *f)
 {
-	const char *path = c->output && strcmp(c->output, "-") ? c->output : NULL;
+	const char *path = m->output && strcmp(m->output, "-") ? m->output : NULL;
+	struct cli *c = m->tool;
 	FILE *out = stdout;
 	int ret, ret2;
 
@@ -337,45 +321,34 @@ static int print_script(struct cli *c, struct folder *f)
 		}
 	}
 	c->data.script_out = out;
-	ret = fold_perf_data(c->input ? c->input : "perf.data", &c->data, f);
+	ret = fold_perf_data(m->input, &c->data, f);
 	ret2 = pd_cli_close_output(out, path ? path : "<stdout>");
 	return ret ? ret : ret2;
 }
 
-int main(int argc, char **argv)
+static int run(struct pd_cli_main *m)
 {
-	struct cli c = { .data.inline_frames = false };
+	struct cli *c = m->tool;
 	struct folder *f;
-	int opt, ret;
+	int ret;
 
-	pd_cli_init(argv[0]);
-	flame_cli__init(&c.flame);
-	while ((opt = getopt_long(argc, argv, "i:o:qvh", longopts, NULL)) != -1)
-		parse_option(&c, opt, optarg);
-	if (!c.merge && optind < argc) {
-		if (c.input || optind + 1 < argc)
-			pd_usage_error("one input file only (or --merge FILE...)");
-		c.input = argv[optind];
-	} else if (c.merge && c.input && optind < argc) {
-		pd_usage_error("--merge: the files as arguments or one -i FILE, not both");
-	}
-	if (c.flame.first && !c.svg)
+	if (c->flame.first && !c->svg)
 		pd_usage_error("--%s is an option of the flame graph: it needs --svg",
-			       c.flame.first);
-	if (c.svg && c.print_script)
+			       c->flame.first);
+	if (c->svg && c->print_script)
 		pd_usage_error("--svg draws folded stacks, --script prints samples: one of them");
-	if (c.fo.context && !c.fo.inline_frames)
+	if (c->fo.context && !c->fo.inline_frames)
 		pd_usage_error("--context needs --inline");
-	if (c.fo.inline_frames) {
-		c.fo.inliner = fold_inline__new(c.data.symfs);
-		if (!c.fo.inliner) {
+	if (c->fo.inline_frames) {
+		c->fo.inliner = fold_inline__new(c->data.symfs);
+		if (!c->fo.inliner) {
 			pd_err("--inline: %s", strerror(errno));
 			return PD_EXIT_DATA;
 		}
 	}
-	f = folder__new(&c.fo);
+	f = folder__new(&c->fo);
 	if (!f) {
-		fold_inline__free(c.fo.inliner);
+		fold_inline__free(c->fo.inliner);
 		/* the folder said why: a bad filter file or list is bad usage */
 		if (errno == ENOMEM) {
 			pd_err("out of memory");
@@ -384,16 +357,32 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Try '%s --help' for more information.\n", pd_prog);
 		return PD_EXIT_USAGE;
 	}
-	if (c.print_script) {
-		if (c.script || c.merge)
+	if (c->print_script) {
+		if (c->script || c->merge)
 			pd_usage_error("--script prints perf.data samples (not with --input=script or --merge)");
-		ret = print_script(&c, f);
+		ret = print_script(m, f);
 	} else {
-		ret = fold_input(&c, f, argc, argv);
+		ret = fold_input(m, f);
 		if (ret == PD_EXIT_OK)
-			ret = c.svg ? write_svg(&c, f) : write_output(f, c.output);
+			ret = c->svg ? write_svg(c, f, m->output) :
+			      write_output(f, m->output);
 	}
 	folder__free(f);
-	fold_inline__free(c.fo.inliner);
+	fold_inline__free(c->fo.inliner);
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .data.inline_frames = false };
+	struct pd_cli_main m = {
+		.init = pd_cli_init, .usage = usage, .option = option,
+		.run = run, .tool = &c, .longopts = longopts,
+		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_VERBOSE,
+		.default_input = "perf.data",
+		.extra_arg = "one input file only (or --merge FILE...)",
+	};
+
+	flame_cli__init(&c.flame);
+	return pd_cli_main(argc, argv, &m);
 }
