@@ -10,11 +10,11 @@
  * options) or folded files, told apart by content; '-' is stdin.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/cli.h"
+#include "common/cli-main.h"
 #include "diff-input.h"
 #include "diff-report.h"
 #include "diff-table.h"
@@ -91,7 +91,6 @@ enum {
 static const struct option longopts[] = {
 	{ "normalize", no_argument, NULL, 'n' },
 	{ "strip-hex", no_argument, NULL, 's' },
-	{ "output", required_argument, NULL, 'o' },
 	{ "report", no_argument, NULL, OPT_REPORT },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "limit", required_argument, NULL, OPT_LIMIT },
@@ -102,9 +101,6 @@ static const struct option longopts[] = {
 	FOLD_CLI_LONGOPTS,
 	{ "svg", no_argument, NULL, OPT_SVG },
 	FLAME_CLI_LONGOPTS,
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -113,7 +109,6 @@ struct cli {
 	struct fold_data_opts data;
 	struct diff_report_opts rep;
 	struct flame_cli flame;
-	const char *output;
 	bool normalize, strip_hex, report, svg;
 	bool fold_opts_given;	/* options that only perf.data inputs use */
 };
@@ -163,8 +158,10 @@ static void parse_report_option(struct cli *c, int opt, const char *arg)
 	}
 }
 
-static void parse_option(struct cli *c, int opt, const char *arg)
+static void option(struct pd_cli_main *m, int opt, const char *arg)
 {
+	struct cli *c = m->tool;
+
 	/* pd-fold's options, with pd-fold's meanings: only perf.data
 	 * inputs use them */
 	if (fold_cli__option(opt, arg, &c->fo, &c->data)) {
@@ -183,9 +180,6 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 	case 's':
 		c->strip_hex = true;
 		break;
-	case 'o':
-		c->output = arg;
-		break;
 	case OPT_REPORT:
 		c->report = true;
 		break;
@@ -198,17 +192,6 @@ static void parse_option(struct cli *c, int opt, const char *arg)
 	case OPT_ALL_FRAMES:
 		c->rep.all_frames = true;
 		break;
-	case 'q':
-		pd_quiet = true;
-		break;
-	case 'v':
-		pd_verbose++;
-		break;
-	case 'h':
-		usage(stdout);
-		exit(pd_cli_close_output(stdout, "<stdout>"));
-	default:
-		pd_usage_error("unknown option");
 	}
 }
 
@@ -292,9 +275,9 @@ static int write_lines(FILE *out, void *arg)
 }
 
 static int write_output(const struct cli *c, const struct diff_table *t,
-			const struct diff_input in[2])
+			const struct diff_input in[2], const char *output)
 {
-	const char *path = c->output && strcmp(c->output, "-") ? c->output : NULL;
+	const char *path = output && strcmp(output, "-") ? output : NULL;
 	const char *name = path ? path : "<stdout>";
 	FILE *out = stdout;
 	int err;
@@ -302,7 +285,7 @@ static int write_output(const struct cli *c, const struct diff_table *t,
 	if (c->svg) {
 		struct svg_source src = { .c = c, .t = t, .in = in };
 
-		return flame_out__draw(&c->flame.o, write_lines, &src, c->output);
+		return flame_out__draw(&c->flame.o, write_lines, &src, output);
 	}
 	if (path) {
 		out = fopen(path, "w");
@@ -331,44 +314,40 @@ static int write_output(const struct cli *c, const struct diff_table *t,
 	return pd_cli_close_output(out, name);
 }
 
-int main(int argc, char **argv)
+static int run(struct pd_cli_main *m)
 {
-	struct cli c = { .rep.limit = 20 };
+	struct cli *c = m->tool;
 	struct diff_input in[2] = { { 0 } };
 	struct diff_read_opts ro;
 	struct diff_table *t = NULL;
-	int opt, i, ret = PD_EXIT_DATA;
+	int i, ret = PD_EXIT_DATA;
 
-	pd_cli_init(argv[0]);
-	flame_cli__init(&c.flame);
-	while ((opt = getopt_long(argc, argv, "nso:qvh", longopts, NULL)) != -1)
-		parse_option(&c, opt, optarg);
-	if (c.flame.first && !c.svg)
+	if (c->flame.first && !c->svg)
 		pd_usage_error("--%s is an option of the flame graph: it needs --svg",
-			       c.flame.first);
-	if (c.rep.all_frames && !c.report)
+			       c->flame.first);
+	if (c->rep.all_frames && !c->report)
 		pd_usage_error("--all-frames is an option of --report");
-	if (c.svg && c.report)
+	if (c->svg && c->report)
 		pd_usage_error("--svg draws the differential lines, --report lists functions: one of them");
-	if (argc - optind != 2)
+	if (m->nr_args != 2)
 		pd_usage_error("two inputs, A and B");
-	in[0].path = argv[optind];
-	in[1].path = argv[optind + 1];
+	in[0].path = m->args[0];
+	in[1].path = m->args[1];
 	if (!strcmp(in[0].path, "-") && !strcmp(in[1].path, "-"))
 		pd_usage_error("standard input ('-') can be only one of the inputs");
-	if (c.normalize && c.report)
+	if (c->normalize && c->report)
 		pd_usage_error("-n scales the folded lines; --report shows shares, which need no scaling");
-	c.rep.name_a = in[0].path;
-	c.rep.name_b = in[1].path;
-	if (c.fo.inline_frames) {
-		c.fo.inliner = fold_inline__new(c.data.symfs);
-		if (!c.fo.inliner) {
+	c->rep.name_a = in[0].path;
+	c->rep.name_b = in[1].path;
+	if (c->fo.inline_frames) {
+		c->fo.inliner = fold_inline__new(c->data.symfs);
+		if (!c->fo.inliner) {
 			pd_err("--inline: %s", strerror(errno));
 			return PD_EXIT_DATA;
 		}
 	}
 	ro = (struct diff_read_opts){
-		.strip_hex = c.strip_hex, .fo = &c.fo, .data = &c.data,
+		.strip_hex = c->strip_hex, .fo = &c->fo, .data = &c->data,
 	};
 	t = diff_table__new();
 	if (!t) {
@@ -385,17 +364,31 @@ int main(int argc, char **argv)
 			pd_warn("%s: %llu lines without a count (\"STACK COUNT\"), counted as the empty stack with 0, as difffolded.pl does",
 				in[i].name, (unsigned long long)in[i].nr_malformed);
 	}
-	ret = check_events(&c, in);
+	ret = check_events(c, in);
 	if (ret)
 		goto out;
-	if (c.fold_opts_given && !in[0].is_data && !in[1].is_data)
+	if (c->fold_opts_given && !in[0].is_data && !in[1].is_data)
 		pd_warn("both inputs are folded: the perf.data options change nothing");
 	check_buildids(in);
-	ret = write_output(&c, t, in);
+	ret = write_output(c, t, in, m->output);
 out:
 	for (i = 0; i < 2; i++)
 		diff_input__release(&in[i]);
 	diff_table__free(t);
-	fold_inline__free(c.fo.inliner);
+	fold_inline__free(c->fo.inliner);
 	return ret;
+}
+
+/* A and B: the arguments, which pd-diff counts after its option checks */
+int main(int argc, char **argv)
+{
+	struct cli c = { .rep.limit = 20 };
+	struct pd_cli_main m = {
+		.init = pd_cli_init, .usage = usage, .option = option,
+		.run = run, .tool = &c, .longopts = longopts, .shortopts = "ns",
+		.flags = PD_CLI_OUTPUT | PD_CLI_VERBOSE, .takes = PD_CLI_INPUTS,
+	};
+
+	flame_cli__init(&c.flame);
+	return pd_cli_main(argc, argv, &m);
 }
