@@ -8,11 +8,7 @@
 #include "common/cli.h"
 #include "common/cli-main.h"
 
-/*
- * The common long options, in the place the tools gave them: the files
- * first, the chatter and help last (getopt names the candidates of an
- * ambiguous abbreviation in table order).
- */
+/* The common long options: see cli-main.h for where they go. */
 static const struct option opt_input = { "input", required_argument, NULL, 'i' };
 static const struct option opt_output = { "output", required_argument, NULL, 'o' };
 static const struct option opt_quiet = { "quiet", no_argument, NULL, 'q' };

@@ -38,8 +38,12 @@
 
 /*
  * The common options a tool takes besides -q/--quiet and -h/--help,
- * which all take. A long name the tool's own table holds stays its own
- * (pd-fold's --input=FORMAT): the common option is then the letter only.
+ * which all take: added to the tool's table, -i/-o first and -q/-v/-h
+ * last, unless it holds their long names already. A tool lists one
+ * itself to place it elsewhere (getopt names the candidates of an
+ * ambiguous abbreviation in table order), or with a code of its own to
+ * keep the name for an option of its own (pd-fold's --input=FORMAT;
+ * -i FILE is still the common input).
  */
 #define PD_CLI_INPUT		(1U << 0)	/* -i, --input=FILE */
 #define PD_CLI_OUTPUT		(1U << 1)	/* -o, --output=FILE */

@@ -9,7 +9,6 @@
  *   pd-record -a -o - sleep 5 | pd-fold - > folded.txt
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,6 +16,7 @@
 #include <perfdata/compat.h>
 
 #include "common/cli.h"
+#include "common/cli-main.h"
 #include "record.h"
 
 #define MAX_EVENTS	64
@@ -160,164 +160,172 @@ enum {
 	OPT_TARGET,
 };
 
-int main(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "filter", required_argument, NULL, OPT_FILTER },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-		{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
-		{ "switch-events", no_argument, NULL, OPT_SWITCH },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "target-perf", required_argument, NULL, OPT_TARGET },
-		{ "compression-level", optional_argument, NULL, 'z' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "clockid", required_argument, NULL, 'k' },
-		{ "no-buildid", no_argument, NULL, 'B' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static struct rec_event evs[MAX_EVENTS];
-	struct rec_opts o = {
-		.output = "perf.data",
-		.mmap_pages = 128,
-		.argc_all = argc,
-		.argv_all = argv,
-	};
-	bool off_cpu = false;
-	ssize_t off_cpu_idx = -1;
-	size_t nr = 0, i;
-	int c, ret;
+static const struct option longopts[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+	{ "switch-events", no_argument, NULL, OPT_SWITCH },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "no-inherit", no_argument, NULL, 'i' },
+	/* the common -o, in its place after --off-cpu (see cli-main.h) */
+	{ "output", required_argument, NULL, 'o' },
+	{ "target-perf", required_argument, NULL, OPT_TARGET },
+	{ "compression-level", optional_argument, NULL, 'z' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "clockid", required_argument, NULL, 'k' },
+	{ "no-buildid", no_argument, NULL, 'B' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	pd_cli_init(argv[0]);
-	/* '+': options end at the command, whose own options are its own */
-	while ((c = getopt_long(argc, argv, "+e:F:c:gp:t:aC:io:z::m:k:Bqvh",
-				longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			add_events(evs, &nr, optarg);
-			break;
-		case OPT_FILTER:
-			if (!nr || !evs[nr - 1].tp_system)
-				pd_usage_error("--filter follows a tracepoint -e");
-			free(evs[nr - 1].filter);
-			evs[nr - 1].filter = strdup(optarg);
-			break;
-		case 'F':
-			o.freq = parse_u64(optarg, "-F", 1000000);
-			break;
-		case 'c':
-			o.period = parse_u64(optarg, "-c", UINT64_MAX >> 1);
-			break;
-		case 'g':
-			o.callgraph = REC_CG_FP;
-			break;
-		case OPT_CALL_GRAPH:
-			parse_call_graph(&o, optarg);
-			break;
-		case OPT_OFF_CPU:
-			off_cpu = true;
-			break;
-		case OPT_SWITCH:
-			o.switch_events = true;
-			break;
-		case 'p':
-			o.pid = parse_u64(optarg, "-p", INT32_MAX);
-			break;
-		case 't':
-			o.tid = parse_u64(optarg, "-t", INT32_MAX);
-			break;
-		case 'a':
-			o.all_cpus = true;
-			break;
-		case 'C':
-			o.cpu_list = optarg;
-			break;
-		case 'i':
-			o.no_inherit = true;
-			break;
-		case 'o':
-			o.output = optarg;
-			break;
-		case OPT_TARGET:
-			if (!pd_perf_target__find(optarg))
-				pd_usage_error("unknown perf version '%s' (see pd-convert --list-targets)",
-					       optarg);
-			o.target = optarg;
-			break;
-		case 'z':
-			o.compress = true;
-			if (optarg)
-				o.compress_level = parse_u64(optarg,
-						"the compression level", 22);
-			break;
-		case 'm':
-			o.mmap_pages = parse_u64(optarg, "-m", 1U << 20);
-			if (o.mmap_pages & (o.mmap_pages - 1))
-				pd_usage_error("-m must be a power of 2, not %u",
-					       o.mmap_pages);
-			break;
-		case 'k':
-			if (rec_clockid_parse(optarg, &o.clockid))
-				pd_usage_error("unknown clock '%s' (monotonic, monotonic_raw, realtime, boottime, tai or a number)",
-					       optarg);
-			o.use_clockid = true;
-			break;
-		case 'B':
-			o.no_buildid = true;
-			break;
-		case 'q':
-			o.quiet = pd_quiet = true;
-			break;
-		case 'v':
-			o.verbose = ++pd_verbose;
-			break;
-		case 'h':
-			usage(stdout);
-			return pd_cli_close_output(stdout, "<stdout>");
-		default:
-			pd_usage_error("unknown option");
-		}
+struct cli {
+	struct rec_event evs[MAX_EVENTS];
+	size_t nr;
+	struct rec_opts o;
+	bool off_cpu;
+};
+
+static void option(struct pd_cli_main *m, int opt, const char *arg)
+{
+	struct cli *c = m->tool;
+	struct rec_opts *o = &c->o;
+
+	switch (opt) {
+	case 'e':
+		add_events(c->evs, &c->nr, arg);
+		break;
+	case OPT_FILTER:
+		if (!c->nr || !c->evs[c->nr - 1].tp_system)
+			pd_usage_error("--filter follows a tracepoint -e");
+		free(c->evs[c->nr - 1].filter);
+		c->evs[c->nr - 1].filter = strdup(arg);
+		break;
+	case 'F':
+		o->freq = parse_u64(arg, "-F", 1000000);
+		break;
+	case 'c':
+		o->period = parse_u64(arg, "-c", UINT64_MAX >> 1);
+		break;
+	case 'g':
+		o->callgraph = REC_CG_FP;
+		break;
+	case OPT_CALL_GRAPH:
+		parse_call_graph(o, arg);
+		break;
+	case OPT_OFF_CPU:
+		c->off_cpu = true;
+		break;
+	case OPT_SWITCH:
+		o->switch_events = true;
+		break;
+	case 'p':
+		o->pid = parse_u64(arg, "-p", INT32_MAX);
+		break;
+	case 't':
+		o->tid = parse_u64(arg, "-t", INT32_MAX);
+		break;
+	case 'a':
+		o->all_cpus = true;
+		break;
+	case 'C':
+		o->cpu_list = arg;
+		break;
+	case 'i':
+		o->no_inherit = true;
+		break;
+	case OPT_TARGET:
+		if (!pd_perf_target__find(arg))
+			pd_usage_error("unknown perf version '%s' (see pd-convert --list-targets)",
+				       arg);
+		o->target = arg;
+		break;
+	case 'z':
+		o->compress = true;
+		if (arg)
+			o->compress_level = parse_u64(arg, "the compression level", 22);
+		break;
+	case 'm':
+		o->mmap_pages = parse_u64(arg, "-m", 1U << 20);
+		if (o->mmap_pages & (o->mmap_pages - 1))
+			pd_usage_error("-m must be a power of 2, not %u",
+				       o->mmap_pages);
+		break;
+	case 'k':
+		if (rec_clockid_parse(arg, &o->clockid))
+			pd_usage_error("unknown clock '%s' (monotonic, monotonic_raw, realtime, boottime, tai or a number)",
+				       arg);
+		o->use_clockid = true;
+		break;
+	case 'B':
+		o->no_buildid = true;
+		break;
 	}
-	if (optind < argc)
-		o.argv = argv + optind;
-	if (!o.argv && !o.pid && !o.tid && !o.all_cpus && !o.cpu_list)
+}
+
+static int run(struct pd_cli_main *m)
+{
+	struct cli *c = m->tool;
+	struct rec_opts *o = &c->o;
+	ssize_t off_cpu_idx = -1;
+	size_t i;
+	int ret;
+
+	o->output = m->output ? m->output : "perf.data";
+	o->quiet = pd_quiet;
+	o->verbose = pd_verbose;
+	if (m->nr_args)
+		o->argv = m->args;
+	if (!o->argv && !o->pid && !o->tid && !o->all_cpus && !o->cpu_list)
 		pd_usage_error("nothing to record: give a command, -p PID, -t TID or -a");
-	if ((o.pid != 0) + (o.tid != 0) + (o.argv && !o.all_cpus && !o.cpu_list) > 1 ||
-	    ((o.pid || o.tid) && (o.all_cpus || o.cpu_list)))
+	if ((o->pid != 0) + (o->tid != 0) + (o->argv && !o->all_cpus && !o->cpu_list) > 1 ||
+	    ((o->pid || o->tid) && (o->all_cpus || o->cpu_list)))
 		pd_usage_error("give one of a command, -p, -t, or -a/-C");
-	if (o.freq && o.period)
+	if (o->freq && o->period)
 		pd_usage_error("-F and -c exclude each other");
-	if (off_cpu)
-		off_cpu_idx = add_off_cpu(evs, &nr, &o);
-	if (!nr)
-		add_events(evs, &nr, "cpu-clock");
-	if (o.target && o.compress &&
-	    !pd_perf_target__knows_record(pd_perf_target__find(o.target),
+	if (c->off_cpu)
+		off_cpu_idx = add_off_cpu(c->evs, &c->nr, o);
+	if (!c->nr)
+		add_events(c->evs, &c->nr, "cpu-clock");
+	if (o->target && o->compress &&
+	    !pd_perf_target__knows_record(pd_perf_target__find(o->target),
 					  PD_RECORD_COMPRESSED))
 		pd_warn("-z: perf %s reads no compressed records: the records are written uncompressed",
-			o.target);
-	if (!strcmp(o.output, "-") && pd_cli_refuse_tty(stdout))
-		return PD_EXIT_USAGE;
-	rec_events__config(evs, nr, &o, rec_kernel_allowed());
+			o->target);
+	/* after the checks above, which a terminal does not change */
+	ret = pd_cli_check_output(m, PD_CLI_BINARY_OUTPUT);
+	if (ret)
+		return ret;
+	rec_events__config(c->evs, c->nr, o, rec_kernel_allowed());
 	if (off_cpu_idx >= 0) {
 		/* every switch-out, whatever -F or -c say for the others */
-		evs[off_cpu_idx].attr.flags &= ~PD_ATTR_FREQ;
-		evs[off_cpu_idx].attr.sample_period = 1;
+		c->evs[off_cpu_idx].attr.flags &= ~PD_ATTR_FREQ;
+		c->evs[off_cpu_idx].attr.sample_period = 1;
 	}
-	ret = rec_session__run(&o, evs, nr);
-	for (i = 0; i < nr; i++) {
-		free(evs[i].filter);
-		rec_event__free(&evs[i]);
+	ret = rec_session__run(o, c->evs, c->nr);
+	for (i = 0; i < c->nr; i++) {
+		free(c->evs[i].filter);
+		rec_event__free(&c->evs[i]);
 	}
 	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	/* static: MAX_EVENTS events are large for the stack */
+	static struct cli c = { .o.mmap_pages = 128 };
+	struct pd_cli_main m = {
+		.init = pd_cli_init, .usage = usage, .option = option,
+		.run = run, .tool = &c, .longopts = longopts,
+		.shortopts = "e:F:c:gp:t:aC:iz::m:k:B",
+		.flags = PD_CLI_OUTPUT | PD_CLI_VERBOSE, .takes = PD_CLI_COMMAND,
+	};
+
+	c.o.argc_all = argc;
+	c.o.argv_all = argv;
+	return pd_cli_main(argc, argv, &m);
 }
