@@ -9,8 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <perfdata/compat.h>
 #include <perfdata/reader.h>
@@ -20,6 +18,7 @@
 #include "archive-make.h"
 #include "common/cli.h"
 #include "common/cli-main.h"
+#include "common/cli-write.h"
 #include "export.h"
 #include "unwind/unwind-summary.h"
 
@@ -190,19 +189,16 @@ static void explain(const char *in, const struct pd_perf_target *t,
 }
 
 enum {
-	OPT_TARGET = 256, OPT_SHIM, OPT_NO_SHIM, OPT_PIPE, OPT_FILE,
-	OPT_COMPRESS, OPT_DECOMPRESS, OPT_ENDIAN, OPT_EXPLAIN,
-	OPT_LIST_TARGETS, OPT_LIST_SHIMS, OPT_TO, OPT_FROM_ARCHIVE,
-	OPT_KALLSYMS, OPT_SYMFS, OPT_VMLINUX,
+	OPT_TARGET = 256, OPT_SHIM, OPT_NO_SHIM, OPT_DECOMPRESS, OPT_ENDIAN,
+	OPT_EXPLAIN, OPT_LIST_TARGETS, OPT_LIST_SHIMS, OPT_TO,
+	OPT_FROM_ARCHIVE, OPT_KALLSYMS, OPT_SYMFS, OPT_VMLINUX,
 };
 
 static const struct option longopts[] = {
 	{ "target-perf", required_argument, NULL, OPT_TARGET },
 	{ "shim", required_argument, NULL, OPT_SHIM },
 	{ "no-shim", required_argument, NULL, OPT_NO_SHIM },
-	{ "pipe", no_argument, NULL, OPT_PIPE },
-	{ "file", no_argument, NULL, OPT_FILE },
-	{ "compress", optional_argument, NULL, OPT_COMPRESS },
+	CLI_WRITE_LONGOPTS,
 	{ "decompress", no_argument, NULL, OPT_DECOMPRESS },
 	{ "endian", required_argument, NULL, OPT_ENDIAN },
 	{ "explain", no_argument, NULL, OPT_EXPLAIN },
@@ -237,6 +233,8 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 			   opt != OPT_LIST_SHIMS && opt != OPT_TO &&
 			   opt != OPT_KALLSYMS && opt != OPT_SYMFS &&
 			   opt != OPT_VMLINUX;
+	if (cli_write__option(opt, arg, &c->co))
+		return;
 	switch (opt) {
 	case OPT_TARGET:
 		c->co.target = pd_perf_target__find(arg);
@@ -249,23 +247,6 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		break;
 	case OPT_NO_SHIM:
 		c->co.shims_remove |= parse_shims(arg);
-		break;
-	case OPT_PIPE:
-		c->co.mode = PD_MODE_PIPE;
-		break;
-	case OPT_FILE:
-		c->co.mode = PD_MODE_FILE;
-		break;
-	case OPT_COMPRESS:
-		c->co.compress = 1;
-		if (arg) {
-			char *end;
-			long l = strtol(arg, &end, 10);
-
-			if (*end || l < 1 || l > 22)
-				pd_usage_error("compression level must be 1..22");
-			c->co.compress_level = l;
-		}
 		break;
 	case OPT_DECOMPRESS:
 		c->co.compress = -1;
@@ -373,8 +354,7 @@ static int run(struct pd_cli_main *m)
 	if (err)
 		return err;
 	c->co.dry_run = c->do_explain;
-	if (output && !strcmp(output, "-") && c->co.mode < 0)
-		c->co.mode = -2;	/* decided below, once the input is open */
+	cli_write__stdout_mode(&c->co, output);
 
 	/* unwinding follows the session in time order, as perf does */
 	if ((c->co.shims_add & ~c->co.shims_remove) & (1ULL << PD_SHIM_UNWIND)) {
@@ -395,13 +375,6 @@ static int run(struct pd_cli_main *m)
 			return PD_EXIT_DATA;
 		}
 		c->co.unwind = rw;
-	}
-	if (c->co.mode == -2) {
-		struct stat st;
-
-		/* a stream can only take pipe mode */
-		c->co.mode = fstat(STDOUT_FILENO, &st) || !S_ISREG(st.st_mode) ?
-			     PD_MODE_PIPE : -1;
 	}
 	err = pd_convert(r, output, &c->co, &rep, errmsg, sizeof(errmsg));
 	if (!err && rw && !pd_quiet)

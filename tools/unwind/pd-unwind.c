@@ -9,8 +9,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <perfdata/compat.h>
 #include <perfdata/reader.h>
@@ -19,6 +17,7 @@
 
 #include "common/cli.h"
 #include "common/cli-main.h"
+#include "common/cli-write.h"
 #include "unwind-summary.h"
 
 static void usage(FILE *f)
@@ -67,19 +66,14 @@ static int parse_int(const char *s, const char *what, int lo, int hi)
 	return (int)l;
 }
 
-enum {
-	OPT_KEEP = 256, OPT_MAX_STACK, OPT_SYMFS, OPT_PIPE, OPT_FILE,
-	OPT_COMPRESS,
-};
+enum { OPT_KEEP = 256, OPT_MAX_STACK, OPT_SYMFS };
 
 static const struct option longopts[] = {
 	{ "keep-stack", no_argument, NULL, OPT_KEEP },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "pipe", no_argument, NULL, OPT_PIPE },
-	{ "file", no_argument, NULL, OPT_FILE },
-	{ "compress", optional_argument, NULL, OPT_COMPRESS },
+	CLI_WRITE_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -92,6 +86,8 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 {
 	struct cli *c = m->tool;
 
+	if (cli_write__option(opt, arg, &c->co))
+		return;
 	switch (opt) {
 	case OPT_KEEP:
 		c->uo.keep_stack = true;
@@ -104,17 +100,6 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		break;
 	case 'j':
 		c->uo.jobs = parse_int(arg, "--jobs", 1, 64);
-		break;
-	case OPT_PIPE:
-		c->co.mode = PD_MODE_PIPE;
-		break;
-	case OPT_FILE:
-		c->co.mode = PD_MODE_FILE;
-		break;
-	case OPT_COMPRESS:
-		c->co.compress = 1;
-		if (arg)
-			c->co.compress_level = parse_int(arg, "compression level", 1, 22);
 		break;
 	}
 }
@@ -133,14 +118,7 @@ static int run(struct pd_cli_main *m)
 	char errmsg[512];
 	int err, ret = PD_EXIT_DATA;
 
-	if (!strcmp(m->output, "-") && c->co.mode < 0) {
-		struct stat st;
-
-		/* a stream can only take pipe mode */
-		if (fstat(STDOUT_FILENO, &st) || !S_ISREG(st.st_mode))
-			c->co.mode = PD_MODE_PIPE;
-	}
-
+	cli_write__stdout_mode(&c->co, m->output);
 	r = pd_cli_open(input, &ro);
 	if (!r)
 		return PD_EXIT_DATA;
