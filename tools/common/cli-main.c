@@ -118,6 +118,19 @@ static bool common_option(struct pd_cli_main *m, int opt, const char *arg,
 	return false;
 }
 
+static bool set_bool(const struct pd_cli_main *m, int opt)
+{
+	const struct pd_cli_bool *b;
+
+	for (b = m->bools; b && b->opt; b++) {
+		if (b->opt == opt) {
+			*b->on = true;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The option loop: -1 to go on, else the exit code to end with (-h). */
 static int parse_options(int argc, char **argv, struct pd_cli_main *m)
 {
@@ -128,7 +141,7 @@ static int parse_options(int argc, char **argv, struct pd_cli_main *m)
 		return PD_EXIT_DATA;
 	while (ret < 0 &&
 	       (opt = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1)
-		if (!common_option(m, opt, optarg, &ret))
+		if (!common_option(m, opt, optarg, &ret) && !set_bool(m, opt))
 			m->option(m, opt, optarg);
 	opt_table__release(&t);
 	return ret;

@@ -34,6 +34,7 @@
 #define PD_TOOLS_CLI_MAIN_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /*
@@ -58,6 +59,15 @@
 #define PD_CLI_BINARY_OUTPUT	(1U << 4)	/* -o - refused on a terminal */
 #define PD_CLI_NOT_INPUT	(1U << 5)	/* -o naming an input refused */
 
+/*
+ * An option of the tool's that only turns a bool on, as getopt's flag
+ * field does for an int: it needs no code in the option callback.
+ */
+struct pd_cli_bool {
+	int opt;			/* its code in the tool's table */
+	bool *on;
+};
+
 /* What a tool takes after its options. */
 enum pd_cli_takes {
 	PD_CLI_ONE_INPUT,	/* [FILE]: the input, as -i FILE names it */
@@ -72,6 +82,8 @@ struct pd_cli_main {
 	/* the tool's own options (getopt's syntax; a NULL name ends them) */
 	const char *shortopts;
 	const struct option *longopts;
+	const struct pd_cli_bool *bools;	/* ended by opt 0; or NULL */
+	/* the tool's other options */
 	void (*option)(struct pd_cli_main *m, int opt, const char *arg);
 	int (*run)(struct pd_cli_main *m);
 	void *tool;			/* the callbacks' state */

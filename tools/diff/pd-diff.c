@@ -168,31 +168,9 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		c->fold_opts_given = true;
 		return;
 	}
-	if (flame_cli__option(opt, arg, &c->flame))
-		return;
-	switch (opt) {
-	case OPT_SVG:
-		c->svg = true;
-		break;
-	case 'n':
-		c->normalize = true;
-		break;
-	case 's':
-		c->strip_hex = true;
-		break;
-	case OPT_REPORT:
-		c->report = true;
-		break;
-	case OPT_SORT:
-	case OPT_LIMIT:
-	case OPT_THRESHOLD:
-	case OPT_FORMAT:
+	/* the others are --report's */
+	if (!flame_cli__option(opt, arg, &c->flame))
 		parse_report_option(c, opt, arg);
-		break;
-	case OPT_ALL_FRAMES:
-		c->rep.all_frames = true;
-		break;
-	}
 }
 
 /*
@@ -383,8 +361,13 @@ out:
 int main(int argc, char **argv)
 {
 	struct cli c = { .rep.limit = 20 };
+	const struct pd_cli_bool bools[] = {
+		{ 'n', &c.normalize }, { 's', &c.strip_hex }, { OPT_SVG, &c.svg },
+		{ OPT_REPORT, &c.report }, { OPT_ALL_FRAMES, &c.rep.all_frames },
+		{ 0 },
+	};
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .option = option,
+		.init = pd_cli_init, .usage = usage, .bools = bools, .option = option,
 		.run = run, .tool = &c, .longopts = longopts, .shortopts = "ns",
 		.flags = PD_CLI_OUTPUT | PD_CLI_VERBOSE, .takes = PD_CLI_INPUTS,
 	};

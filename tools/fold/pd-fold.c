@@ -157,26 +157,8 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		m->takes = PD_CLI_INPUTS;
 		m->extra_arg = "--merge: the files as arguments or one -i FILE, not both";
 		break;
-	case OPT_CONTEXT:
-		fo->context = true;
-		break;
 	case OPT_FILTER:
 		parse_filter(fo, arg);
-		break;
-	case OPT_FILTER_MARK:
-		fo->filter_mark = true;
-		break;
-	case OPT_OFF_CPU:
-		c->data.off_cpu = true;
-		break;
-	case OPT_SCRIPT:
-		c->print_script = true;
-		break;
-	case OPT_CHRONOLOGICAL:
-		fo->chronological = true;
-		break;
-	case OPT_SVG:
-		c->svg = true;
 		break;
 	}
 }
@@ -375,8 +357,14 @@ static int run(struct pd_cli_main *m)
 int main(int argc, char **argv)
 {
 	struct cli c = { .data.inline_frames = false };
+	const struct pd_cli_bool bools[] = {
+		{ OPT_CONTEXT, &c.fo.context }, { OPT_SVG, &c.svg },
+		{ OPT_FILTER_MARK, &c.fo.filter_mark },
+		{ OPT_OFF_CPU, &c.data.off_cpu }, { OPT_SCRIPT, &c.print_script },
+		{ OPT_CHRONOLOGICAL, &c.fo.chronological }, { 0 },
+	};
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .option = option,
+		.init = pd_cli_init, .usage = usage, .bools = bools, .option = option,
 		.run = run, .tool = &c, .longopts = longopts,
 		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_VERBOSE,
 		.default_input = "perf.data",

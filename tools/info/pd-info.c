@@ -62,9 +62,6 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 	case OPT_HEADER:
 		c->mode = MODE_HEADER;
 		break;
-	case OPT_BRIEF:
-		c->brief = true;
-		break;
 	case OPT_STATS:
 		c->mode = MODE_STATS;
 		break;
@@ -110,8 +107,9 @@ static int run(struct pd_cli_main *m)
 int main(int argc, char **argv)
 {
 	struct cli c = { .opts.sz = sizeof(c.opts) };
+	const struct pd_cli_bool bools[] = { { OPT_BRIEF, &c.brief }, { 0 } };
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .option = option,
+		.init = pd_cli_init, .usage = usage, .bools = bools, .option = option,
 		.run = run, .tool = &c, .longopts = longopts, .shortopts = "D",
 		.flags = PD_CLI_INPUT | PD_CLI_VERBOSE,
 		.default_input = "perf.data", .extra_arg = "one input file only",

@@ -217,26 +217,14 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 	case OPT_CALL_GRAPH:
 		parse_call_graph(o, arg);
 		break;
-	case OPT_OFF_CPU:
-		c->off_cpu = true;
-		break;
-	case OPT_SWITCH:
-		o->switch_events = true;
-		break;
 	case 'p':
 		o->pid = parse_u64(arg, "-p", INT32_MAX);
 		break;
 	case 't':
 		o->tid = parse_u64(arg, "-t", INT32_MAX);
 		break;
-	case 'a':
-		o->all_cpus = true;
-		break;
 	case 'C':
 		o->cpu_list = arg;
-		break;
-	case 'i':
-		o->no_inherit = true;
 		break;
 	case OPT_TARGET:
 		if (!pd_perf_target__find(arg))
@@ -260,9 +248,6 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 			pd_usage_error("unknown clock '%s' (monotonic, monotonic_raw, realtime, boottime, tai or a number)",
 				       arg);
 		o->use_clockid = true;
-		break;
-	case 'B':
-		o->no_buildid = true;
 		break;
 	}
 }
@@ -318,8 +303,13 @@ int main(int argc, char **argv)
 {
 	/* static: MAX_EVENTS events are large for the stack */
 	static struct cli c = { .o.mmap_pages = 128 };
+	const struct pd_cli_bool bools[] = {
+		{ OPT_OFF_CPU, &c.off_cpu }, { OPT_SWITCH, &c.o.switch_events },
+		{ 'a', &c.o.all_cpus }, { 'i', &c.o.no_inherit },
+		{ 'B', &c.o.no_buildid }, { 0 },
+	};
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .option = option,
+		.init = pd_cli_init, .usage = usage, .bools = bools, .option = option,
 		.run = run, .tool = &c, .longopts = longopts,
 		.shortopts = "e:F:c:gp:t:aC:iz::m:k:B",
 		.flags = PD_CLI_OUTPUT | PD_CLI_VERBOSE, .takes = PD_CLI_COMMAND,

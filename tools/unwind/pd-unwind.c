@@ -89,9 +89,6 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 	if (cli_write__option(opt, arg, &c->co))
 		return;
 	switch (opt) {
-	case OPT_KEEP:
-		c->uo.keep_stack = true;
-		break;
 	case OPT_MAX_STACK:
 		c->uo.max_stack = parse_int(arg, "--max-stack", 1, 1024);
 		break;
@@ -151,8 +148,11 @@ int main(int argc, char **argv)
 		.co = { .sz = sizeof(c.co), .mode = -1 },
 		.uo = { .sz = sizeof(c.uo) },
 	};
+	const struct pd_cli_bool bools[] = {
+		{ OPT_KEEP, &c.uo.keep_stack }, { 0 },
+	};
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .option = option,
+		.init = pd_cli_init, .usage = usage, .bools = bools, .option = option,
 		.run = run, .tool = &c, .longopts = longopts, .shortopts = "j:",
 		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_VERBOSE |
 			 PD_CLI_NEED_OUTPUT | PD_CLI_BINARY_OUTPUT | PD_CLI_NOT_INPUT,
