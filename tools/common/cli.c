@@ -54,15 +54,33 @@ void pd_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+__attribute__((format(printf, 1, 0), noreturn))
+static void vusage_error(const char *fmt, va_list ap)
+{
+	vmsg("", fmt, ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", pd_prog);
+	exit(PD_EXIT_USAGE);
+}
+
 void pd_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg("", fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "Try '%s --help' for more information.\n", pd_prog);
-	exit(PD_EXIT_USAGE);
+	vusage_error(fmt, ap);
+}
+
+int pd_cli_choose(const char *const *names, const char *arg,
+		  const char *fmt, ...)
+{
+	va_list ap;
+	int i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(arg, names[i]))
+			return i;
+	va_start(ap, fmt);
+	vusage_error(fmt, ap);
 }
 
 int pd_cli_close_output(FILE *f, const char *name)

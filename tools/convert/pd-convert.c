@@ -225,6 +225,10 @@ struct cli {
 
 static void option(struct pd_cli_main *m, int opt, const char *arg)
 {
+	static const char *const endians[] = {
+		[PD_ENDIAN_NATIVE] = "native", [PD_ENDIAN_LITTLE] = "little",
+		[PD_ENDIAN_BIG] = "big", NULL,
+	};
 	struct cli *c = m->tool;
 
 	if (export_cli__option(opt, arg, &c->xo))
@@ -252,14 +256,8 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		c->co.compress = -1;
 		break;
 	case OPT_ENDIAN:
-		if (!strcmp(arg, "little"))
-			c->co.endian = PD_ENDIAN_LITTLE;
-		else if (!strcmp(arg, "big"))
-			c->co.endian = PD_ENDIAN_BIG;
-		else if (!strcmp(arg, "native"))
-			c->co.endian = PD_ENDIAN_NATIVE;
-		else
-			pd_usage_error("--endian takes little, big or native");
+		c->co.endian = pd_cli_choose(endians, arg,
+					     "--endian takes little, big or native");
 		break;
 	case OPT_EXPLAIN:
 		c->do_explain = true;

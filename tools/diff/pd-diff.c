@@ -120,20 +120,16 @@ static void parse_report_option(struct cli *c, int opt, const char *arg)
 		[DIFF_SORT_DELTA_TOTAL] = "delta-total",
 		[DIFF_SORT_SELF] = "self",
 		[DIFF_SORT_TOTAL] = "total",
-		[DIFF_SORT_NAME] = "name",
+		[DIFF_SORT_NAME] = "name", NULL,
 	};
+	static const char *const formats[] = { "text", "tsv", NULL };
 	char *end;
-	size_t i;
 
 	switch (opt) {
 	case OPT_SORT:
-		for (i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
-			if (!strcmp(arg, sorts[i]))
-				break;
-		if (i == sizeof(sorts) / sizeof(sorts[0]))
-			pd_usage_error("--sort takes delta-self, delta-total, self, total or name, not '%s'",
-				       arg);
-		c->rep.sort = (enum diff_sort)i;
+		c->rep.sort = pd_cli_choose(sorts, arg,
+					    "--sort takes delta-self, delta-total, self, total or name, not '%s'",
+					    arg);
 		break;
 	case OPT_LIMIT:
 		errno = 0;
@@ -148,12 +144,9 @@ static void parse_report_option(struct cli *c, int opt, const char *arg)
 			pd_usage_error("--threshold takes percentage points (0 to 100), not '%s'", arg);
 		break;
 	case OPT_FORMAT:
-		if (!strcmp(arg, "tsv"))
-			c->rep.tsv = true;
-		else if (!strcmp(arg, "text"))
-			c->rep.tsv = false;
-		else
-			pd_usage_error("--format takes 'text' or 'tsv', not '%s'", arg);
+		c->rep.tsv = pd_cli_choose(formats, arg,
+					   "--format takes 'text' or 'tsv', not '%s'",
+					   arg) == 1;
 		break;
 	}
 }

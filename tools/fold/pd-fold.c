@@ -134,6 +134,7 @@ static void parse_filter(struct fold_opts *fo, const char *arg)
 
 static void option(struct pd_cli_main *m, int opt, const char *arg)
 {
+	static const char *const formats[] = { "data", "script", NULL };
 	struct cli *c = m->tool;
 	struct fold_opts *fo = &c->fo;
 
@@ -142,13 +143,9 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		return;
 	switch (opt) {
 	case OPT_INPUT:
-		if (!strcmp(arg, "script"))
-			c->script = true;
-		else if (!strcmp(arg, "data"))
-			c->script = false;
-		else
-			pd_usage_error("--input takes 'data' or 'script', not '%s' (the file is -i FILE or an argument)",
-				       arg);
+		c->script = pd_cli_choose(formats, arg,
+					  "--input takes 'data' or 'script', not '%s' (the file is -i FILE or an argument)",
+					  arg) == 1;
 		/* perf script text is piped in, a perf.data is in a file */
 		m->default_input = c->script ? "-" : "perf.data";
 		break;
