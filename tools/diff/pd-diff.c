@@ -88,15 +88,19 @@ enum {
 	OPT_SVG,
 };
 
+/* --report and its options */
+#define REPORT_LONGOPTS \
+	{ "report", no_argument, NULL, OPT_REPORT }, \
+	{ "sort", required_argument, NULL, OPT_SORT }, \
+	{ "limit", required_argument, NULL, OPT_LIMIT }, \
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD }, \
+	{ "format", required_argument, NULL, OPT_FORMAT }, \
+	{ "all-frames", no_argument, NULL, OPT_ALL_FRAMES }
+
 static const struct option longopts[] = {
 	{ "normalize", no_argument, NULL, 'n' },
 	{ "strip-hex", no_argument, NULL, 's' },
-	{ "report", no_argument, NULL, OPT_REPORT },
-	{ "sort", required_argument, NULL, OPT_SORT },
-	{ "limit", required_argument, NULL, OPT_LIMIT },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "all-frames", no_argument, NULL, OPT_ALL_FRAMES },
+	REPORT_LONGOPTS,
 	{ "event", required_argument, NULL, FOLD_OPT_EVENT },
 	FOLD_CLI_LONGOPTS,
 	{ "svg", no_argument, NULL, OPT_SVG },
