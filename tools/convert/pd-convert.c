@@ -194,22 +194,27 @@ enum {
 	OPT_FROM_ARCHIVE, OPT_KALLSYMS, OPT_SYMFS, OPT_VMLINUX,
 };
 
+/* The options of the perf.data rewrite, which --to takes none of */
+#define REWRITE_LONGOPTS \
+	{ "target-perf", required_argument, NULL, OPT_TARGET }, \
+	{ "shim", required_argument, NULL, OPT_SHIM }, \
+	{ "no-shim", required_argument, NULL, OPT_NO_SHIM }, \
+	CLI_WRITE_LONGOPTS, \
+	{ "decompress", no_argument, NULL, OPT_DECOMPRESS }, \
+	{ "endian", required_argument, NULL, OPT_ENDIAN }, \
+	{ "explain", no_argument, NULL, OPT_EXPLAIN }
+
 static const struct option longopts[] = {
-	{ "target-perf", required_argument, NULL, OPT_TARGET },
-	{ "shim", required_argument, NULL, OPT_SHIM },
-	{ "no-shim", required_argument, NULL, OPT_NO_SHIM },
-	CLI_WRITE_LONGOPTS,
-	{ "decompress", no_argument, NULL, OPT_DECOMPRESS },
-	{ "endian", required_argument, NULL, OPT_ENDIAN },
-	{ "explain", no_argument, NULL, OPT_EXPLAIN },
+	REWRITE_LONGOPTS,
 	{ "list-targets", no_argument, NULL, OPT_LIST_TARGETS },
 	{ "list-shims", no_argument, NULL, OPT_LIST_SHIMS },
 	{ "to", required_argument, NULL, OPT_TO },
+	/* the formats' own options, after --to */
+	EXPORT_CLI_LONGOPTS,
 	{ "from-archive", no_argument, NULL, OPT_FROM_ARCHIVE },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-	EXPORT_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -219,49 +224,58 @@ struct cli {
 	struct pd_reader_opts ro;
 	struct pd_unwind_rewrite_opts uo;
 	struct archive_make_opts ao;
-	bool rewrite_opts;	/* options of the perf.data rewrite, not of --to */
+	bool rewrite_opts;	/* one of REWRITE_LONGOPTS was given */
 	bool do_explain, to_archive, from_archive;
 };
 
-static void option(struct pd_cli_main *m, int opt, const char *arg)
+/* Applies opt when it is one of REWRITE_LONGOPTS; false for any other. */
+static bool rewrite_option(struct cli *c, int opt, const char *arg)
 {
 	static const char *const endians[] = {
 		[PD_ENDIAN_NATIVE] = "native", [PD_ENDIAN_LITTLE] = "little",
 		[PD_ENDIAN_BIG] = "big", NULL,
 	};
-	struct cli *c = m->tool;
 
-	if (export_cli__option(opt, arg, &c->xo))
-		return;
-	c->rewrite_opts |= opt >= 256 && opt != OPT_LIST_TARGETS &&
-			   opt != OPT_LIST_SHIMS && opt != OPT_TO &&
-			   opt != OPT_KALLSYMS && opt != OPT_SYMFS &&
-			   opt != OPT_VMLINUX;
 	if (cli_write__option(opt, arg, &c->co))
-		return;
+		return true;
 	switch (opt) {
 	case OPT_TARGET:
 		c->co.target = pd_perf_target__find(arg);
 		if (!c->co.target)
 			pd_usage_error("unknown perf version '%s' (see --list-targets)",
 				       arg);
-		break;
+		return true;
 	case OPT_SHIM:
 		c->co.shims_add |= parse_shims(arg);
-		break;
+		return true;
 	case OPT_NO_SHIM:
 		c->co.shims_remove |= parse_shims(arg);
-		break;
+		return true;
 	case OPT_DECOMPRESS:
 		c->co.compress = -1;
-		break;
+		return true;
 	case OPT_ENDIAN:
 		c->co.endian = pd_cli_choose(endians, arg,
 					     "--endian takes little, big or native");
-		break;
+		return true;
 	case OPT_EXPLAIN:
 		c->do_explain = true;
-		break;
+		return true;
+	}
+	return false;
+}
+
+static void option(struct pd_cli_main *m, int opt, const char *arg)
+{
+	struct cli *c = m->tool;
+
+	if (export_cli__option(opt, arg, &c->xo))
+		return;
+	if (rewrite_option(c, opt, arg)) {
+		c->rewrite_opts = true;
+		return;
+	}
+	switch (opt) {
 	case OPT_TO:
 		/* the other formats: export.c's table */
 		if (strcmp(arg, "archive"))
