@@ -9,11 +9,15 @@
 #include "common/cli-main.h"
 
 /* The common long options: see cli-main.h for where they go. */
-static const struct option opt_input = { "input", required_argument, NULL, 'i' };
-static const struct option opt_output = { "output", required_argument, NULL, 'o' };
-static const struct option opt_quiet = { "quiet", no_argument, NULL, 'q' };
-static const struct option opt_verbose = { "verbose", no_argument, NULL, 'v' };
-static const struct option opt_help = { "help", no_argument, NULL, 'h' };
+enum { COMMON_INPUT, COMMON_OUTPUT, COMMON_QUIET, COMMON_VERBOSE, COMMON_HELP };
+
+static const struct option common[] = {
+	[COMMON_INPUT] = { "input", required_argument, NULL, 'i' },
+	[COMMON_OUTPUT] = { "output", required_argument, NULL, 'o' },
+	[COMMON_QUIET] = { "quiet", no_argument, NULL, 'q' },
+	[COMMON_VERBOSE] = { "verbose", no_argument, NULL, 'v' },
+	[COMMON_HELP] = { "help", no_argument, NULL, 'h' },
+};
 
 struct opt_table {
 	struct option *longopts;
@@ -30,10 +34,10 @@ static bool tool_has(const struct option *own, const char *name)
 }
 
 static void add_common(struct opt_table *t, const struct option *own,
-		       const struct option *o, bool wanted)
+		       int which, bool wanted)
 {
-	if (wanted && !tool_has(own, o->name))
-		t->longopts[t->nr++] = *o;
+	if (wanted && !tool_has(own, common[which].name))
+		t->longopts[t->nr++] = common[which];
 }
 
 /* The tool's options and the common ones its flags ask for. */
@@ -46,8 +50,9 @@ static int opt_table__init(struct opt_table *t, const struct pd_cli_main *m)
 
 	for (n = 0; own[n].name; n++)
 		;
-	/* five common options and the end */
-	t->longopts = calloc(n + 6, sizeof(*t->longopts));
+	/* the common options and the end */
+	t->longopts = calloc(n + sizeof(common) / sizeof(common[0]) + 1,
+			     sizeof(*t->longopts));
 	/* "+", the tool's letters, "i:o:qvh" and the NUL */
 	t->shortopts = malloc(strlen(letters) + 9);
 	t->nr = 0;
@@ -57,13 +62,13 @@ static int opt_table__init(struct opt_table *t, const struct pd_cli_main *m)
 		pd_err("out of memory");
 		return PD_EXIT_DATA;
 	}
-	add_common(t, own, &opt_input, m->flags & PD_CLI_INPUT);
-	add_common(t, own, &opt_output, m->flags & PD_CLI_OUTPUT);
+	add_common(t, own, COMMON_INPUT, m->flags & PD_CLI_INPUT);
+	add_common(t, own, COMMON_OUTPUT, m->flags & PD_CLI_OUTPUT);
 	memcpy(t->longopts + t->nr, own, n * sizeof(*own));
 	t->nr += n;
-	add_common(t, own, &opt_quiet, true);
-	add_common(t, own, &opt_verbose, m->flags & PD_CLI_VERBOSE);
-	add_common(t, own, &opt_help, true);
+	add_common(t, own, COMMON_QUIET, true);
+	add_common(t, own, COMMON_VERBOSE, m->flags & PD_CLI_VERBOSE);
+	add_common(t, own, COMMON_HELP, true);
 
 	/* '+': the options end at a command, whose own options are its own */
 	sprintf(t->shortopts, "%s%s%s%sq%sh",
@@ -118,6 +123,7 @@ static bool common_option(struct pd_cli_main *m, int opt, const char *arg,
 	return false;
 }
 
+/* One of the tool's bools: turned on. */
 static bool set_bool(const struct pd_cli_main *m, int opt)
 {
 	const struct pd_cli_bool *b;
@@ -139,10 +145,13 @@ static int parse_options(int argc, char **argv, struct pd_cli_main *m)
 
 	if (opt_table__init(&t, m))
 		return PD_EXIT_DATA;
-	while (ret < 0 &&
-	       (opt = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1)
+	while (ret < 0) {
+		opt = getopt_long(argc, argv, t.shortopts, t.longopts, NULL);
+		if (opt == -1)
+			break;
 		if (!common_option(m, opt, optarg, &ret) && !set_bool(m, opt))
 			m->option(m, opt, optarg);
+	}
 	opt_table__release(&t);
 	return ret;
 }

@@ -18,9 +18,14 @@
  *
  *	int main(int argc, char **argv)
  *	{
+ *		struct cli c = { ... };
+ *		const struct pd_cli_bool bools[] = {
+ *			{ OPT_BRIEF, &c.brief }, { 0 },
+ *		};
  *		struct pd_cli_main m = {
- *			.init = pd_cli_init, .usage = usage, .option = option,
- *			.run = run, .longopts = longopts, .shortopts = "D",
+ *			.init = pd_cli_init, .usage = usage, .run = run,
+ *			.tool = &c, .longopts = longopts, .shortopts = "D",
+ *			.bools = bools, .option = option,
  *			.flags = PD_CLI_INPUT | PD_CLI_VERBOSE,
  *			.default_input = "perf.data",
  *		};

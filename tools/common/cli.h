@@ -43,7 +43,8 @@ void pd_usage_error(const char *fmt, ...)
  * NULL); any other word is bad usage, said by fmt.
  */
 int pd_cli_choose(const char *const *names, const char *arg,
-		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+		  const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* Opens path ("-" = stdin); prints the error and returns NULL on failure. */
 struct pd_reader *pd_cli_open(const char *path, const struct pd_reader_opts *opts);

@@ -369,7 +369,8 @@ static int run(struct pd_cli_main *m)
 	cli_write__stdout_mode(&c->co, output);
 
 	/* unwinding follows the session in time order, as perf does */
-	if ((c->co.shims_add & ~c->co.shims_remove) & (1ULL << PD_SHIM_UNWIND)) {
+	if ((c->co.shims_add & ~c->co.shims_remove) &
+	    (1ULL << PD_SHIM_UNWIND)) {
 		c->ro.order = PD_ORDER_TIME;
 		c->ro.load_aux = false;
 		c->uo.path = strcmp(input, "-") ? input : NULL;
@@ -418,8 +419,8 @@ int main(int argc, char **argv)
 		.uo = { .sz = sizeof(c.uo) },
 	};
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .option = option,
-		.run = run, .tool = &c, .longopts = longopts,
+		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
+		.longopts = longopts, .option = option,
 		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_VERBOSE,
 		.default_input = "perf.data",
 	};

@@ -359,14 +359,16 @@ int main(int argc, char **argv)
 {
 	struct cli c = { .rep.limit = 20 };
 	const struct pd_cli_bool bools[] = {
-		{ 'n', &c.normalize }, { 's', &c.strip_hex }, { OPT_SVG, &c.svg },
-		{ OPT_REPORT, &c.report }, { OPT_ALL_FRAMES, &c.rep.all_frames },
-		{ 0 },
+		{ 'n', &c.normalize }, { 's', &c.strip_hex },
+		{ OPT_REPORT, &c.report },
+		{ OPT_ALL_FRAMES, &c.rep.all_frames },
+		{ OPT_SVG, &c.svg }, { 0 },
 	};
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .bools = bools, .option = option,
-		.run = run, .tool = &c, .longopts = longopts, .shortopts = "ns",
-		.flags = PD_CLI_OUTPUT | PD_CLI_VERBOSE, .takes = PD_CLI_INPUTS,
+		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
+		.longopts = longopts, .shortopts = "ns", .bools = bools,
+		.option = option, .flags = PD_CLI_OUTPUT | PD_CLI_VERBOSE,
+		.takes = PD_CLI_INPUTS,
 	};
 
 	flame_cli__init(&c.flame);

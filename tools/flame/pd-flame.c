@@ -102,9 +102,10 @@ int main(int argc, char **argv)
 {
 	struct flame_cli fc;
 	struct pd_cli_main m = {
-		.init = pd_cli_init_prog, .usage = usage, .option = option,
-		.run = run, .tool = &fc, .longopts = longopts,
-		.flags = PD_CLI_OUTPUT | PD_CLI_NOT_INPUT, .takes = PD_CLI_INPUTS,
+		.init = pd_cli_init_prog, .usage = usage, .run = run,
+		.tool = &fc, .longopts = longopts, .option = option,
+		.flags = PD_CLI_OUTPUT | PD_CLI_NOT_INPUT,
+		.takes = PD_CLI_INPUTS,
 	};
 
 	flame_cli__init(&fc);

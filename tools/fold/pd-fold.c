@@ -287,7 +287,8 @@ static int write_svg(struct cli *c, struct folder *f, const char *output)
 /* --script: the perf script text the data input folds, as it goes. */
 static int print_script(const struct pd_cli_main *m, struct folder *f)
 {
-	const char *path = m->output && strcmp(m->output, "-") ? m->output : NULL;
+	const char *output = m->output;
+	const char *path = output && strcmp(output, "-") ? output : NULL;
 	struct cli *c = m->tool;
 	FILE *out = stdout;
 	int ret, ret2;
@@ -355,14 +356,16 @@ int main(int argc, char **argv)
 {
 	struct cli c = { .data.inline_frames = false };
 	const struct pd_cli_bool bools[] = {
-		{ OPT_CONTEXT, &c.fo.context }, { OPT_SVG, &c.svg },
+		{ OPT_CONTEXT, &c.fo.context },
 		{ OPT_FILTER_MARK, &c.fo.filter_mark },
-		{ OPT_OFF_CPU, &c.data.off_cpu }, { OPT_SCRIPT, &c.print_script },
-		{ OPT_CHRONOLOGICAL, &c.fo.chronological }, { 0 },
+		{ OPT_OFF_CPU, &c.data.off_cpu },
+		{ OPT_SCRIPT, &c.print_script },
+		{ OPT_CHRONOLOGICAL, &c.fo.chronological },
+		{ OPT_SVG, &c.svg }, { 0 },
 	};
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .bools = bools, .option = option,
-		.run = run, .tool = &c, .longopts = longopts,
+		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
+		.longopts = longopts, .bools = bools, .option = option,
 		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_VERBOSE,
 		.default_input = "perf.data",
 		.extra_arg = "one input file only (or --merge FILE...)",

@@ -109,9 +109,9 @@ int main(int argc, char **argv)
 	struct cli c = { .opts.sz = sizeof(c.opts) };
 	const struct pd_cli_bool bools[] = { { OPT_BRIEF, &c.brief }, { 0 } };
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .bools = bools, .option = option,
-		.run = run, .tool = &c, .longopts = longopts, .shortopts = "D",
-		.flags = PD_CLI_INPUT | PD_CLI_VERBOSE,
+		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
+		.longopts = longopts, .shortopts = "D", .bools = bools,
+		.option = option, .flags = PD_CLI_INPUT | PD_CLI_VERBOSE,
 		.default_input = "perf.data", .extra_arg = "one input file only",
 	};
 

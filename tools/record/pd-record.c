@@ -267,7 +267,8 @@ static int run(struct pd_cli_main *m)
 		o->argv = m->args;
 	if (!o->argv && !o->pid && !o->tid && !o->all_cpus && !o->cpu_list)
 		pd_usage_error("nothing to record: give a command, -p PID, -t TID or -a");
-	if ((o->pid != 0) + (o->tid != 0) + (o->argv && !o->all_cpus && !o->cpu_list) > 1 ||
+	if ((o->pid != 0) + (o->tid != 0) +
+	    (o->argv && !o->all_cpus && !o->cpu_list) > 1 ||
 	    ((o->pid || o->tid) && (o->all_cpus || o->cpu_list)))
 		pd_usage_error("give one of a command, -p, -t, or -a/-C");
 	if (o->freq && o->period)
@@ -309,10 +310,11 @@ int main(int argc, char **argv)
 		{ 'B', &c.o.no_buildid }, { 0 },
 	};
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .bools = bools, .option = option,
-		.run = run, .tool = &c, .longopts = longopts,
-		.shortopts = "e:F:c:gp:t:aC:iz::m:k:B",
-		.flags = PD_CLI_OUTPUT | PD_CLI_VERBOSE, .takes = PD_CLI_COMMAND,
+		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
+		.longopts = longopts, .shortopts = "e:F:c:gp:t:aC:iz::m:k:B",
+		.bools = bools, .option = option,
+		.flags = PD_CLI_OUTPUT | PD_CLI_VERBOSE,
+		.takes = PD_CLI_COMMAND,
 	};
 
 	c.o.argc_all = argc;

@@ -152,10 +152,12 @@ int main(int argc, char **argv)
 		{ OPT_KEEP, &c.uo.keep_stack }, { 0 },
 	};
 	struct pd_cli_main m = {
-		.init = pd_cli_init, .usage = usage, .bools = bools, .option = option,
-		.run = run, .tool = &c, .longopts = longopts, .shortopts = "j:",
+		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
+		.longopts = longopts, .shortopts = "j:", .bools = bools,
+		.option = option,
 		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_VERBOSE |
-			 PD_CLI_NEED_OUTPUT | PD_CLI_BINARY_OUTPUT | PD_CLI_NOT_INPUT,
+			 PD_CLI_NEED_OUTPUT | PD_CLI_BINARY_OUTPUT |
+			 PD_CLI_NOT_INPUT,
 		.default_input = "perf.data",
 	};
 
