@@ -312,6 +312,7 @@ static int check_options(struct pd_cli_main *m)
 
 	if (c->xo.others)
 		pd_usage_error("--no-inline, --weight, --per-process, --event-filter, --comm, --cpu and --time go with --to");
+	/* OUT is needed but for --explain: a usage error ends the tool */
 	if (!c->do_explain)
 		pd_cli_check_output(m, PD_CLI_NEED_OUTPUT);
 	if ((c->to_archive || c->from_archive) && (c->do_explain || !output))
