@@ -110,3 +110,19 @@ for how in --file --pipe --compress; do
 		[ -z "$(ls -A "$tmp/u")" ]
 	check "pd-unwind write error ($how): input unchanged" [ "$(cksum <"$din")" = "$dsum" ]
 done
+
+# An output naming the input is refused before anything is written, by
+# every tool that takes -o (pd-fold and pd-diff wrote folded text over it).
+mkdir -p "$tmp/same"
+cp "$TD/fp.data" "$tmp/same/in.data"
+ssum=$(cksum <"$tmp/same/in.data")
+for cmd in "pd-fold -o IN IN" "pd-fold --merge -o IN IN" "pd-diff -o IN IN $TD/fp.data" \
+	   "pd-convert --target-perf=6.1 -o IN IN" "pd-unwind -o IN IN"; do
+	# shellcheck disable=SC2086
+	set -- $(echo "$cmd" | sed "s|IN|$tmp/same/in.data|g")
+	t=$1; shift
+	"$PD_BIN/$t" "$@" >/dev/null 2>"$tmp/same/err"
+	rc=$?
+	check "$cmd: refused (status 2: $rc), the input unchanged" \
+		sh -c "[ $rc -eq 2 ] && [ '$(cksum <"$tmp/same/in.data")' = '$ssum' ]"
+done

@@ -367,7 +367,8 @@ int main(int argc, char **argv)
 	struct pd_cli_main m = {
 		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
 		.longopts = longopts, .shortopts = "ns", .bools = bools,
-		.option = option, .flags = PD_CLI_OUTPUT | PD_CLI_VERBOSE,
+		.option = option,
+		.flags = PD_CLI_OUTPUT | PD_CLI_NOT_INPUT | PD_CLI_VERBOSE,
 		.takes = PD_CLI_INPUTS,
 	};
 

@@ -366,7 +366,8 @@ int main(int argc, char **argv)
 	struct pd_cli_main m = {
 		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
 		.longopts = longopts, .bools = bools, .option = option,
-		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_VERBOSE,
+		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_NOT_INPUT |
+			 PD_CLI_VERBOSE,
 		.default_input = "perf.data",
 		.extra_arg = "one input file only (or --merge FILE...)",
 	};
