@@ -9,6 +9,7 @@
  *   3.10   upstream 3.10.99        (github harviswang/linux-3.10.99)
  *   4.1    upstream 4.1.15         (github liwanliang-123/linux-4.1.15-elf)
  *   4.3    upstream 4.3            (github YoungjaeLee/linux-4.3-cxlbdev)
+ *   4.15   upstream 4.15           (github Keitokuch/linux-4.15-lb)
  *   4.18   upstream 4.18           (github zzwd/linux-4.18-rt: RT patches,
  *                                   tools/perf as upstream)
  *   5.4    upstream 5.4.59         (github BoKyoungHan/linux-5.4.59-vanilla)
@@ -17,6 +18,8 @@
  *   5.14   upstream 5.14-rc5       (github lsk-legends/linux-5.14)
  *   6.1    upstream 6.1-rc7        (github krr-io/linux-6.1.0)
  *   6.6    upstream 6.6.9          (github mihaelbh/...-linux-6.6.9)
+ *   6.8    upstream 6.8.1          (github sndrzt/linux-6.8), checked
+ *          against 6.12.19         (github wishday/linux-6.12.y)
  *   6.16   no 6.16 tree was at hand: the 6.17 tree (github
  *          busysteve/linux-6.17.0-rust-ported-c) minus what 6.17 added
  *          (PERF_RECORD_BPF_METADATA, 84); see the 6.16 entry
@@ -110,6 +113,14 @@
 			 PD_FORMAT_GROUP)
 #define READ_61		(READ_41 | PD_FORMAT_LOST)
 
+/*
+ * perf_event_attr flag bits 0..n-1: the bitfield at offset 40 up to its
+ * __reserved_1, in the uapi perf_event.h the perf was built with.
+ */
+#define ATTR_FLAGS(n)	((1ULL << (n)) - 1)
+/* branch_sample_type bits below PERF_SAMPLE_BRANCH_MAX = 1 << n */
+#define BRANCH_BITS(n)	((1ULL << (n)) - 1)
+
 #define FAIL_ATTR	"incompatible file format (rerun with -v to learn more)"
 #define FAIL_RECORD							\
 	"stops at the first unknown record type: \"failed to process "	\
@@ -158,6 +169,12 @@ static const struct pd_perf_target t_3_10 = {
 	.flags = 0,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * uapi (v3.10.99): flags up to exclude_callchain_user (bit 22),
+	 * __reserved_1:41; PERF_SAMPLE_BRANCH_MAX = 1 << 7
+	 */
+	.attr_flags = ATTR_FLAGS(23),
+	.branch_filter = BRANCH_BITS(7),
 };
 
 static const struct pd_perf_target t_4_1 = {
@@ -185,6 +202,12 @@ static const struct pd_perf_target t_4_1 = {
 	.flags = 0,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * uapi (v4.1.15): flags up to use_clockid (bit 25),
+	 * __reserved_1:38; branch CALL_STACK (11) is the last
+	 */
+	.attr_flags = ATTR_FLAGS(26),
+	.branch_filter = BRANCH_BITS(12),
 };
 
 static const struct pd_perf_target t_4_3 = {
@@ -210,6 +233,42 @@ static const struct pd_perf_target t_4_3 = {
 	.flags = 0,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * uapi (v4.3): flags up to context_switch (bit 26),
+	 * __reserved_1:37; branch IND_JUMP (12) is the last
+	 */
+	.attr_flags = ATTR_FLAGS(27),
+	.branch_filter = BRANCH_BITS(13),
+};
+
+/* Ubuntu 18.04's perf (linux-tools-4.15). */
+static const struct pd_perf_target t_4_15 = {
+	.name = "4.15",
+	.description = "upstream perf 4.15",
+	.version = PD_PERF_VERSION(4, 15),
+	/* tools uapi (v4.15): PERF_ATTR_SIZE_VER5, sizeof(attr) = 112 */
+	.attr_size_max = PD_ATTR_SIZE_VER5,
+	.attr_size = PD_ATTR_SIZE_VER5,
+	/* evsel.c (v4.15), perf_evsel__parse_sample(): 4.3's bits and
+	 * PHYS_ADDR (4.14); no branch hw_idx */
+	.sample_type = SAMPLE_418,
+	.read_format = READ_41,
+	.branch_sample_type = 0,
+	/* session.c (v4.15), machines__deliver_event(): 1-16 (NAMESPACES) */
+	.kernel_records = KREC(PD_RECORD_MMAP, PD_RECORD_NAMESPACES),
+	/* event.h (v4.15): HEADER_FEATURE (80) is the last user type */
+	.user_record_max = 81,
+	/* header.h (v4.15): CACHE (20) is the last feature */
+	.last_feature = 21,
+	/* builtin-report.c (v4.15), process_feature_event(): "wrong
+	 * feature ID" */
+	.flags = PD_TGT_PIPE_FEATURE_ID_FATAL,
+	.fails_on_attr = FAIL_ATTR,
+	.fails_on_record = FAIL_RECORD,
+	/* tools uapi (v4.15): flags up to namespaces (bit 28),
+	 * __reserved_1:35; branch TYPE_SAVE (16) is the last */
+	.attr_flags = ATTR_FLAGS(29),
+	.branch_filter = BRANCH_BITS(17),
 };
 
 static const struct pd_perf_target t_4_18 = {
@@ -247,6 +306,12 @@ static const struct pd_perf_target t_4_18 = {
 	.flags = PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * tools uapi (v4.18): flags up to namespaces (bit 28),
+	 * __reserved_1:35; branch TYPE_SAVE (16) is the last
+	 */
+	.attr_flags = ATTR_FLAGS(29),
+	.branch_filter = BRANCH_BITS(17),
 };
 
 /*
@@ -286,6 +351,13 @@ static const struct pd_perf_target t_rhel7 = {
 	.flags = PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * tools uapi (3.10.0-1160.el7): flags up to write_backward
+	 * (bit 27), __reserved_1:36 (no namespaces bit); branch TYPE_SAVE (16)
+	 * is the last
+	 */
+	.attr_flags = ATTR_FLAGS(28),
+	.branch_filter = BRANCH_BITS(17),
 };
 
 /*
@@ -319,6 +391,11 @@ static const struct pd_perf_target t_rhel8 = {
 	.flags = PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * tools uapi (4.18.0-147.el8): as upstream 4.18
+	 */
+	.attr_flags = ATTR_FLAGS(29),
+	.branch_filter = BRANCH_BITS(17),
 };
 
 static const struct pd_perf_target t_5_4 = {
@@ -345,6 +422,12 @@ static const struct pd_perf_target t_5_4 = {
 	.flags = PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * tools uapi (v5.4.59): flags up to aux_output (bit 31),
+	 * __reserved_1:32; branch TYPE_SAVE (16) is the last
+	 */
+	.attr_flags = ATTR_FLAGS(32),
+	.branch_filter = BRANCH_BITS(17),
 };
 
 static const struct pd_perf_target t_5_10 = {
@@ -378,6 +461,16 @@ static const struct pd_perf_target t_5_10 = {
 		 PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * tools uapi (v5.10.13): flags up to text_poke (bit 33),
+	 * __reserved_1:30, so build_id (34, 5.12) is reserved here; branch
+	 * HW_INDEX (17) is the last; offset 116 is __reserved_3. header.c
+	 * (v5.10.13), perf_attr_check(): any of them set gives "Reserved
+	 * bits are set unexpectedly. Please update perf tool." (the
+	 * EVENT_DESC is dropped, and the event names with it)
+	 */
+	.attr_flags = ATTR_FLAGS(34),
+	.branch_filter = BRANCH_BITS(18),
 };
 
 static const struct pd_perf_target t_5_14 = {
@@ -409,6 +502,12 @@ static const struct pd_perf_target t_5_14 = {
 		 PD_TGT_TIME_CONV_EXT | PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * tools uapi (v5.14-rc5): flags up to sigtrap (bit 37),
+	 * __reserved_1:26; branch HW_INDEX (17) is the last
+	 */
+	.attr_flags = ATTR_FLAGS(38),
+	.branch_filter = BRANCH_BITS(18),
 };
 
 /*
@@ -435,6 +534,11 @@ static const struct pd_perf_target t_rhel9 = {
 		 PD_TGT_TIME_CONV_EXT | PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * upstream 5.14 facts (see above)
+	 */
+	.attr_flags = ATTR_FLAGS(38),
+	.branch_filter = BRANCH_BITS(18),
 };
 
 static const struct pd_perf_target t_6_1 = {
@@ -464,6 +568,12 @@ static const struct pd_perf_target t_6_1 = {
 		 PD_TGT_ID_INDEX_EXT | PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * tools uapi (v6.1-rc7): flags up to sigtrap (bit 37); branch
+	 * PRIV_SAVE (18) is the last
+	 */
+	.attr_flags = ATTR_FLAGS(38),
+	.branch_filter = BRANCH_BITS(19),
 };
 
 static const struct pd_perf_target t_6_6 = {
@@ -493,6 +603,48 @@ static const struct pd_perf_target t_6_6 = {
 		 PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
+	/*
+	 * tools uapi (v6.6.9): as 6.1
+	 */
+	.attr_flags = ATTR_FLAGS(38),
+	.branch_filter = BRANCH_BITS(19),
+};
+
+/*
+ * Ubuntu 24.04's perf; Debian 13's 6.12 reads what 6.8 reads (every
+ * fact below is the same in the 6.12.19 tree; aux_action came with 6.13,
+ * COMPRESSED2 with 6.15).
+ */
+static const struct pd_perf_target t_6_8 = {
+	.name = "6.8",
+	.description = "upstream perf 6.8 (to 6.12)",
+	.version = PD_PERF_VERSION(6, 8),
+	/* tools uapi (v6.8.1): PERF_ATTR_SIZE_VER8, sizeof(attr) = 136 */
+	.attr_size_max = PD_ATTR_SIZE_VER8,
+	.attr_size = PD_ATTR_SIZE_VER8,
+	.sample_type = SAMPLE_514,
+	.read_format = READ_61,
+	/* evsel.c (v6.8.1), evsel__parse_sample(): hw_idx, and the branch
+	 * counters when evsel__has_branch_counters() */
+	.branch_sample_type = PD_BRANCH_HW_INDEX | PD_BRANCH_COUNTERS,
+	/* session.c (v6.8.1): 1-21 */
+	.kernel_records = KREC(PD_RECORD_MMAP, PD_RECORD_AUX_OUTPUT_HW_ID),
+	/* lib/perf event.h (v6.8.1): FINISHED_INIT (82) is the last */
+	.user_record_max = 83,
+	/* header.h (v6.8.1): PMU_CAPS (31) is the last feature */
+	.last_feature = 32,
+	/* header.c (v6.8.1): ids after attr.size; builtin-report.c: "wrong
+	 * feature ID"; plus the 6.1 flags */
+	.flags = PD_TGT_PIPE_ATTR_BY_SIZE | PD_TGT_BUILD_ID_SIZE |
+		 PD_TGT_MMAP2_BUILD_ID | PD_TGT_CPU_MAP_RANGE |
+		 PD_TGT_TIME_CONV_EXT | PD_TGT_ID_INDEX_EXT |
+		 PD_TGT_PIPE_FEATURE_ID_FATAL,
+	.fails_on_attr = FAIL_ATTR,
+	.fails_on_record = FAIL_RECORD,
+	/* tools uapi (v6.8.1): flags up to sigtrap (bit 37); branch
+	 * COUNTERS (19) is the last */
+	.attr_flags = ATTR_FLAGS(38),
+	.branch_filter = BRANCH_BITS(20),
 };
 
 /*
@@ -536,6 +688,14 @@ static const struct pd_perf_target t_6_16 = {
 		"perf.\" and skips an unknown perf-tool type (and, in file "
 		"mode, as many bytes after it); stops at an unknown kernel "
 		"type (\"Found N unknown events!\")",
+	/*
+	 * tools uapi (v6.17): flags up to sigtrap (bit 37); branch
+	 * COUNTERS (19) is the last; aux_action has aux_start_paused,
+	 * aux_pause, aux_resume (bits 0-2, 6.13)
+	 */
+	.attr_flags = ATTR_FLAGS(38),
+	.branch_filter = BRANCH_BITS(20),
+	.aux_action = 0x7,
 };
 
 /*
@@ -546,6 +706,7 @@ static const struct pd_perf_target *const targets[] = {
 	&t_3_10,
 	&t_4_1,
 	&t_4_3,
+	&t_4_15,
 	&t_4_18,
 	&t_rhel7,
 	&t_rhel8,
@@ -555,6 +716,7 @@ static const struct pd_perf_target *const targets[] = {
 	&t_rhel9,
 	&t_6_1,
 	&t_6_6,
+	&t_6_8,
 	&t_6_16,
 	NULL,
 };

@@ -51,7 +51,7 @@ int main(void)
 
 	for (n = 0; all[n]; n++)
 		;
-	CHECK(n == 13, "13 targets listed (%d)", n);
+	CHECK(n == 15, "15 targets listed (%d)", n);
 
 	for (i = 0; all[i]; i++) {
 		t = all[i];
@@ -76,6 +76,12 @@ int main(void)
 			texts_ok = 0;
 		if (t->attr_size != t->attr_size_max)
 			sizes_ok = 0;
+		if (!t->attr_flags || t->attr_flags & ~((1ULL << 40) - 1) ||
+		    (t->attr_flags & (t->attr_flags + 1)) ||
+		    !t->branch_filter ||
+		    (t->branch_filter & (t->branch_filter + 1)) ||
+		    (t->branch_sample_type & ~t->branch_filter))
+			masks_ok = 0;
 		if (t->sample_type & ~PD_SAMPLE_KNOWN_MASK ||
 		    t->read_format & ~0x1fULL ||
 		    t->branch_sample_type & ~(PD_BRANCH_HW_INDEX | PD_BRANCH_COUNTERS) ||
@@ -194,6 +200,43 @@ int main(void)
 	CHECK(!(T("6.6")->branch_sample_type & PD_BRANCH_COUNTERS) &&
 	      (T("6.16")->branch_sample_type & PD_BRANCH_COUNTERS),
 	      "branch counters: not in 6.6, in 6.16");
+
+	/* attr flag bits, branch filter bits, aux_action (uapi of each) */
+	for (i = 1, ordered = 1; all[i]; i++)
+		if (strncmp(all[i]->name, "rhel", 4) &&
+		    strncmp(all[i - 1]->name, "rhel", 4) &&
+		    (all[i]->attr_flags & all[i - 1]->attr_flags) !=
+		    all[i - 1]->attr_flags)
+			ordered = 0;
+	CHECK(ordered, "upstream perfs know the attr flags their elders know");
+	CHECK(!(T("5.10")->attr_flags & PD_ATTR_BUILD_ID) &&
+	      (T("5.10")->attr_flags & PD_ATTR_TEXT_POKE) &&
+	      (T("5.14")->attr_flags & PD_ATTR_SIGTRAP),
+	      "attr build_id (5.12): reserved to 5.10, known to 5.14");
+	CHECK(!(T("rhel7")->attr_flags & PD_ATTR_NAMESPACES) &&
+	      (T("rhel7")->attr_flags & PD_ATTR_WRITE_BACKWARD) &&
+	      (T("rhel8")->attr_flags & PD_ATTR_NAMESPACES),
+	      "RHEL 7's attr has no namespaces bit, RHEL 8's has");
+	CHECK(T("3.10")->attr_flags == (1ULL << 23) - 1 &&
+	      !(T("4.18")->attr_flags & PD_ATTR_AUX_OUTPUT) &&
+	      (T("5.4")->attr_flags & PD_ATTR_AUX_OUTPUT),
+	      "3.10 ends at exclude_callchain_user; aux_output from 5.4");
+	CHECK(!(T("6.16")->attr_flags & PD_ATTR_DEFER_CALLCHAIN),
+	      "6.16 knows no defer_callchain");
+	CHECK(T("5.10")->branch_filter == (1ULL << 18) - 1 &&
+	      T("6.1")->branch_filter == (1ULL << 19) - 1 &&
+	      T("6.8")->branch_filter == (1ULL << 20) - 1,
+	      "branch filters: HW_INDEX (5.10), PRIV_SAVE (6.1), COUNTERS (6.8)");
+	CHECK(T("6.16")->aux_action == 7 && !T("6.8")->aux_action,
+	      "aux_action bits: 6.13 on (6.16), reserved in 6.8");
+	CHECK(T("4.15")->last_feature == 21 &&
+	      T("4.15")->user_record_max == T("4.18")->user_record_max &&
+	      (T("4.15")->sample_type & PD_SAMPLE_PHYS_ADDR),
+	      "4.15: features up to CACHE (20), PHYS_ADDR, perf-tool types to 80");
+	CHECK((T("6.8")->branch_sample_type & PD_BRANCH_COUNTERS) &&
+	      !pd_perf_target__knows_record(T("6.8"), PD_RECORD_COMPRESSED2) &&
+	      (T("6.8")->flags & PD_TGT_PIPE_ATTR_BY_SIZE),
+	      "6.8: branch counters, no COMPRESSED2, pipe ids by attr.size");
 
 	/* features */
 	CHECK(T("3.10")->last_feature == 18 && T("4.1")->last_feature == 18,

@@ -49,10 +49,18 @@ enum pd_target_flag {
 	PD_TGT_ID_INDEX_EXT		= 1U << 8,
 	/* file mode: the PERFFILE v1 header is the only one it reads */
 	PD_TGT_V1_ONLY			= 1U << 9,
-	/* the build, when known (probed): with zstd, or without it, when
-	 * it knows COMPRESSED records but its stub drops them, samples
-	 * and all, without a word (Debian 11's 5.10). Bit 10 is left for
-	 * the version table's next flag (branch compat18). */
+	/*
+	 * BUILD_ID entries: a user-space DSO's pid is the process's, not
+	 * the machine's. No perf in the table reads them so: they take any
+	 * pid but -1 (the host) for a guest machine's.
+	 */
+	PD_TGT_BUILD_ID_PROC_PID	= 1U << 10,
+	/*
+	 * The build, when known (a distribution's package, or probed):
+	 * with zstd, or without it, when it knows COMPRESSED records but
+	 * its stub drops them, samples and all, without a word (Debian
+	 * 11's 5.10). A bare version has neither flag.
+	 */
 	PD_TGT_ZSTD			= 1U << 11,
 	PD_TGT_NO_ZSTD			= 1U << 12,
 };
@@ -84,6 +92,18 @@ struct pd_perf_target {
 	/* a probed target (pd_perf_target__probe()): what each probe
 	 * showed, one line each, for --explain; NULL in the table's */
 	const char *probe_report;
+	/*
+	 * perf_event_attr bits it knows, beyond the sizes and sample bits
+	 * above: the flag bits of the bitfield at offset 40 (the rest is
+	 * its __reserved_1), the branch_sample_type bits (below its
+	 * PERF_SAMPLE_BRANCH_MAX) and the bits of the u32 at offset 116
+	 * (aux_action from 6.13, __reserved_3 before). perf 5.10 and later
+	 * warn about any other ("Reserved bits are set unexpectedly") and
+	 * drop the event names.
+	 */
+	uint64_t attr_flags;
+	uint64_t branch_filter;
+	uint32_t aux_action;
 };
 
 /* NULL-terminated list of every target, oldest first. */
