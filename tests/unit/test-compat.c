@@ -4,6 +4,7 @@
  * lookup, order, and the facts read off perf's code of each version.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -39,6 +40,126 @@ static void check_not_looser(const char *u_name, const char *r_name)
 	      u->user_record_max <= r->user_record_max &&
 	      u->last_feature <= r->last_feature,
 	      "%s reads nothing %s does not", u_name, r_name);
+}
+
+
+/* resolve(spec): 0 and the result, or the error */
+static int R(const char *spec, struct pd_perf_resolved *r)
+{
+	memset(r, 0xa5, sizeof(*r));
+	r->sz = sizeof(*r);
+	return pd_perf_target__resolve(spec, r);
+}
+
+static void check_resolved(const char *spec, const char *base,
+			   enum pd_target_how how, const char *name)
+{
+	struct pd_perf_resolved r;
+	int err = R(spec, &r);
+
+	CHECK(!err && r.base && !strcmp(r.base->name, base) && r.how == how &&
+	      !strcmp(r.target.name, name) && r.target.name == r.name &&
+	      r.note[0],
+	      "resolve(\"%s\"): %s facts, named %s (%s, %s, %s)", spec, base,
+	      name, err ? "error" : "ok", r.base ? r.base->name : "-",
+	      err ? r.note : r.target.name);
+}
+
+/* Version and distribution names: pd_perf_target__resolve(). */
+static void check_resolve(void)
+{
+	const struct pd_perf_distro *const *d = pd_perf_distros();
+	struct pd_perf_resolved r;
+	int i, ok = 1, n = 0;
+
+	check_resolved("5.10", "5.10", PD_TARGET_NAMED, "5.10");
+	check_resolved("5.15", "5.14", PD_TARGET_OLDER, "5.15");
+	check_resolved("4.19", "4.18", PD_TARGET_OLDER, "4.19");
+	check_resolved("5.10.223", "5.10", PD_TARGET_VERSION, "5.10.223");
+	check_resolved("perf version 5.10.223", "5.10", PD_TARGET_VERSION,
+		       "5.10.223");
+	check_resolved("  perf version 6.1.187\t", "6.1", PD_TARGET_VERSION,
+		       "6.1.187");
+	check_resolved("6.12", "6.8", PD_TARGET_OLDER, "6.12");
+	check_resolved("7.2", "6.16", PD_TARGET_NEWER, "7.2");
+	check_resolved("6.16.3", "6.16", PD_TARGET_VERSION, "6.16.3");
+	check_resolved("perf version 4.18.0-553.el8_10.x86_64", "rhel8",
+		       PD_TARGET_DISTRO, "rhel8");
+	check_resolved("perf version 3.10.0-1160.el7.x86_64", "rhel7",
+		       PD_TARGET_DISTRO, "rhel7");
+	check_resolved("5.14.0-427.13.1.el9_4.x86_64", "rhel9",
+		       PD_TARGET_DISTRO, "rhel9");
+	check_resolved("3.10", "3.10", PD_TARGET_NAMED, "3.10");
+	check_resolved("3.10.0", "3.10", PD_TARGET_VERSION, "3.10.0");
+	check_resolved("debian11", "5.10", PD_TARGET_DISTRO, "debian11");
+	check_resolved("Debian 11", "5.10", PD_TARGET_DISTRO, "debian11");
+	check_resolved("bullseye", "5.10", PD_TARGET_DISTRO, "debian11");
+	check_resolved("debian10", "4.18", PD_TARGET_DISTRO, "debian10");
+	check_resolved("debian12", "6.1", PD_TARGET_DISTRO, "debian12");
+	check_resolved("debian13", "6.8", PD_TARGET_DISTRO, "debian13");
+	check_resolved("ubuntu18.04", "4.15", PD_TARGET_DISTRO, "ubuntu18.04");
+	check_resolved("ubuntu20.04", "5.4", PD_TARGET_DISTRO, "ubuntu20.04");
+	check_resolved("ubuntu22.04", "5.14", PD_TARGET_DISTRO, "ubuntu22.04");
+	check_resolved("ubuntu-24.04", "6.8", PD_TARGET_DISTRO, "ubuntu24.04");
+	check_resolved("rhel7", "rhel7", PD_TARGET_DISTRO, "rhel7");
+	check_resolved("centos7", "rhel7", PD_TARGET_DISTRO, "rhel7");
+	check_resolved("centos8", "rhel8", PD_TARGET_DISTRO, "rhel8");
+	check_resolved("alma9", "rhel9", PD_TARGET_DISTRO, "rhel9");
+	check_resolved("rocky9", "rhel9", PD_TARGET_DISTRO, "rhel9");
+	check_resolved("ol8", "rhel8", PD_TARGET_DISTRO, "rhel8");
+	check_resolved("newest", "6.16", PD_TARGET_NAMED, "6.16");
+
+	CHECK(!R("7.2", &r) && strstr(r.note, "newer") && strstr(r.note, "6.16"),
+	      "7.2: the note names the newest known perf (%s)", r.note);
+	CHECK(!R("debian11", &r) && (r.target.flags & PD_TGT_NO_ZSTD) &&
+	      !(r.base->flags & PD_TGT_NO_ZSTD) &&
+	      r.target.attr_size_max == 120 && strstr(r.target.description, "zstd"),
+	      "debian11: 5.10's facts, built without zstd (%s)",
+	      r.target.description);
+	CHECK(!R("debian12", &r) && (r.target.flags & PD_TGT_ZSTD),
+	      "debian12: built with zstd");
+	CHECK(!R("5.10", &r) && !(r.target.flags & (PD_TGT_ZSTD | PD_TGT_NO_ZSTD)),
+	      "a bare version says nothing of the build");
+	CHECK(!R("perf version 4.18.0-553.el8_10.x86_64", &r) &&
+	      r.version == PD_PERF_VERSION(4, 18) && r.patch == 0 && r.distro,
+	      "an .el8 suffix: RHEL 8's perf, version 4.18 kept");
+	CHECK(R("2.6.32", &r) == -ENOENT && strstr(r.note, "older"),
+	      "2.6.32: older than any target, refused (%s)", r.note);
+	CHECK(R("nope", &r) == -ENOENT && r.note[0],
+	      "nope: refused with a reason");
+	CHECK(R("5", &r) == -ENOENT && R("5.x", &r) == -ENOENT &&
+	      R("debian99", &r) == -ENOENT && R("", &r) == -ENOENT,
+	      "5, 5.x, debian99 and the empty string are refused");
+	CHECK(pd_perf_target__resolve(NULL, &r) == -EINVAL, "NULL spec: EINVAL");
+
+	/* a caller built before the note fields: nothing past its size */
+	{
+		struct pd_perf_resolved small;
+		size_t cut = offsetof(struct pd_perf_resolved, name);
+
+		memset(&small, 0x5a, sizeof(small));
+		small.sz = cut;
+		CHECK(!pd_perf_target__resolve("debian11", &small) &&
+		      small.sz == cut && small.name[0] == 0x5a &&
+		      !strcmp(small.target.name, "5.10"),
+		      "a smaller struct: filled up to its size, table names");
+	}
+
+	for (i = 0; d[i]; i++, n++) {
+		const struct pd_perf_distro *x = d[i];
+
+		if (!pd_perf_target__find(x->target) || !x->description ||
+		    !x->package || !x->perf_version || !x->build_note ||
+		    !x->aliases || pd_perf_distro__find(x->name) != x ||
+		    (x->build & ~(PD_TGT_ZSTD | PD_TGT_NO_ZSTD)) ||
+		    x->build == (PD_TGT_ZSTD | PD_TGT_NO_ZSTD))
+			ok = 0;
+		/* compression only matters where the target reads it */
+		if (x->build && !pd_perf_target__knows_record(
+				pd_perf_target__find(x->target), PD_RECORD_COMPRESSED))
+			ok = 0;
+	}
+	CHECK(ok && n == 11, "11 distributions, each with a target, package, build note");
 }
 
 int main(void)
@@ -284,5 +405,6 @@ int main(void)
 	CHECK(T("rhel7")->version > T("3.10")->version,
 	      "RHEL 7 perf code is newer than upstream 3.10");
 
+	check_resolve();
 	return tap_done();
 }

@@ -157,6 +157,73 @@ void pd_perf_target__free(struct pd_perf_target *t);
 bool pd_perf_target__is_binary(const char *spec);
 
 /*
+ * A distribution's perf: the package, what its perf --version prints, the
+ * target whose facts it reads by, and how it was built (compat/distros.c
+ * cites where each comes from).
+ */
+struct pd_perf_distro {
+	const char *name;		/* "debian11" */
+	const char *description;	/* "Debian 11 (bullseye)" */
+	const char *package;		/* "linux-perf-5.10 5.10.223-1" */
+	const char *perf_version;	/* "5.10.223", "4.18.0-*.el8" */
+	const char *target;		/* a target's name: "5.10" */
+	/* PD_TGT_ZSTD, PD_TGT_NO_ZSTD, or 0 when not known */
+	uint32_t build;
+	const char *build_note;		/* how the build is known */
+	/* other names for it, NULL-terminated: "bullseye", "centos8" */
+	const char *const *aliases;
+};
+
+/* NULL-terminated list of every distribution, by name. */
+const struct pd_perf_distro *const *pd_perf_distros(void);
+/*
+ * By name or alias, case, spaces, '-' and '_' aside ("Debian 11",
+ * "centos-8"); NULL and errno ENOENT if unknown.
+ */
+const struct pd_perf_distro *pd_perf_distro__find(const char *name);
+
+/* How pd_perf_target__resolve() understood what it was given. */
+enum pd_target_how {
+	PD_TARGET_NAMED,	/* a target's name: "4.18", "newest" */
+	PD_TARGET_VERSION,	/* a version a target has: "5.10.223" */
+	PD_TARGET_OLDER,	/* between two targets: the older one's facts */
+	PD_TARGET_NEWER,	/* past the newest target: its facts */
+	PD_TARGET_DISTRO,	/* a distribution's perf: "debian11" */
+	PD_TARGET_PROBED,	/* a perf binary asked directly (PATH, auto) */
+};
+
+struct pd_perf_resolved {
+	size_t sz;		/* sizeof(struct pd_perf_resolved) */
+	/*
+	 * The facts to convert with: the table's target, named after what
+	 * was asked for and with the build a distribution states. Its name
+	 * and description point into this struct.
+	 */
+	struct pd_perf_target target;
+	const struct pd_perf_target *base;	/* the table entry used */
+	const struct pd_perf_distro *distro;	/* NULL unless a distribution */
+	enum pd_target_how how;
+	uint32_t version;	/* PD_PERF_VERSION() asked for; 0: none */
+	uint32_t patch;		/* its third number, 0 if none */
+	char name[64];		/* "debian11", "5.10.223" */
+	char description[192];
+	/* one line: how the spec was read, which facts are used and why;
+	 * for PD_TARGET_NEWER the warning to show */
+	char note[256];
+};
+
+/*
+ * What --target-perf= names: a target's name, MAJOR.MINOR[.PATCH], the
+ * line perf --version prints ("perf version 4.18.0-553.el8_10.x86_64": an
+ * .elN suffix names RHEL N's perf), or a distribution (name or alias).
+ * A version between two upstream targets gets the older one's facts, one
+ * past the newest the newest's (how PD_TARGET_NEWER, with a note saying
+ * so). Returns 0, -ENOENT for a name or version it cannot place (older
+ * than the oldest target, or no version at all), with a note saying why.
+ */
+int pd_perf_target__resolve(const char *spec, struct pd_perf_resolved *res);
+
+/*
  * Shims: transforms of the record stream, each with its own name. A target
  * switches on the set it needs for a given input; --shim/--no-shim add or
  * remove them (backports by flag).
