@@ -34,18 +34,22 @@ int pd_features__add(struct pd_features *f, unsigned int id,
  * The pipe-mode end-of-features marker is a HEADER_FEATURE whose id is the
  * writer's last feature (HEADER_LAST_FEATURE of that perf), perf writes it
  * empty. A perf with more features takes that id for a feature and parses
- * it: perf 6.1 fails on an empty 23 (CLOCKID), 28 (CPU_PMU_CAPS) or 30
- * (HYBRID_TOPOLOGY), the markers of upstream 4.18, 5.4 and 5.10, and
- * "failed to process type: 80" ends its reading (header.c v6.1,
- * perf_event__process_feature(): the feature's process() returns -1).
- * For those ids the writer gives the marker 8 zero bytes, which the newer
- * perfs read as an empty feature (a u64 resolution 0, or a u32 count 0)
- * and the marker's own perf ignores (builtin-report.c, builtin-script.c:
- * only the id of the marker is looked at). Returns the body's size for
- * a marker id: 8 or 0.
+ * it: perf 6.1 fails on an empty 21 (SAMPLE_TIME), 23 (CLOCKID), 28
+ * (CPU_PMU_CAPS) or 30 (HYBRID_TOPOLOGY), the markers of upstream 4.15,
+ * 4.18, 5.4 and 5.10, and "failed to process type: 80" ends its reading
+ * (header.c v6.1, perf_event__process_feature(): the feature's process()
+ * returns -1). For those ids the writer gives the marker zero bytes that
+ * the newer perfs read as an empty feature (two u64 times 0, a u64
+ * resolution 0, or a u32 count 0) and the marker's own perf ignores
+ * (builtin-report.c, builtin-script.c: only the id of the marker is looked
+ * at). Returns the body's size for a marker id: 16, 8 or 0.
  */
+#define PD_PIPE_MARKER_BODY_MAX	16
+
 static inline size_t pd__pipe_marker_body(uint64_t id)
 {
+	if (id == 21)
+		return 16;
 	return id == 23 || id == 28 || id == 30 ? 8 : 0;
 }
 

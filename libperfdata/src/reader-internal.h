@@ -46,6 +46,8 @@ struct pd_reader {
 	char **owned_names;
 	size_t nr_owned_names;
 	bool header_done;		/* pipe: end of header records seen */
+	/* pipe: a feature that may be the end marker, if none follows */
+	uint64_t marker_candidate;
 
 	/* Current record: host-order copy and its decoded form. */
 	uint8_t *rec;			/* PD_MAX_RECORD bytes */

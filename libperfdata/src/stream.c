@@ -108,7 +108,7 @@ static int process_header_record(struct pd_reader *r, const uint8_t *p,
 		feat = pd_get64(p + 8, sw);
 		if ((size == 16 && feat != PD_FEAT_BRANCH_STACK &&
 		     feat != PD_FEAT_STAT) ||
-		    (size == 16 + pd__pipe_marker_body(feat) && size > 16 &&
+		    (size == 24 && pd__pipe_marker_body(feat) == 8 &&
 		     !pd_get64(p + 16, sw))) {
 			/*
 			 * The writer's end-of-features marker: its last
@@ -122,6 +122,16 @@ static int process_header_record(struct pd_reader *r, const uint8_t *p,
 			r->header_done = true;
 			return 0;
 		}
+		/*
+		 * Ours for 4.15 is a SAMPLE_TIME of two zero times, which is
+		 * also what perf writes for that feature in a pipe (before
+		 * any sample): kept as the feature, and taken for the end
+		 * of the features unless another feature follows.
+		 */
+		r->marker_candidate = 0;
+		if (size == 16 + 16 && pd__pipe_marker_body(feat) == 16 &&
+		    !pd_get64(p + 16, sw) && !pd_get64(p + 24, sw))
+			r->marker_candidate = feat;
 		if (feat >= PD_FEAT_BITS) {
 			pd__warn(&r->log, "offset 0x%llx: FEATURE record with id %llu skipped",
 				 (unsigned long long)off,
@@ -259,8 +269,11 @@ static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
 	    type != PD_RECORD_HEADER_TRACING_DATA &&
 	    type != PD_RECORD_HEADER_BUILD_ID &&
 	    type != PD_RECORD_HEADER_EVENT_TYPE &&
-	    type != PD_RECORD_EVENT_UPDATE)
+	    type != PD_RECORD_EVENT_UPDATE) {
 		r->header_done = true;
+		if (!r->hdr.pipe_feature_marker)
+			r->hdr.pipe_feature_marker = r->marker_candidate;
+	}
 	memcpy(r->rec, p, size);
 	if (r->swap) {
 		pd__swap_header(r->rec);

@@ -615,7 +615,7 @@ static int emit_pipe_features(struct pd_writer *w)
 		free(data);
 	}
 	if (!err && w->pipe_last_feature) {
-		uint8_t hdr[16 + 8] = { 0 };
+		uint8_t hdr[16 + PD_PIPE_MARKER_BODY_MAX] = { 0 };
 		size_t body = pd__pipe_marker_body(w->pipe_last_feature);
 
 		put_header(w, hdr, PD_RECORD_HEADER_FEATURE, 0, 16 + body);
