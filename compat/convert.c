@@ -18,7 +18,9 @@
 #include <perfdata/unwind.h>
 #include <perfdata/writer.h>
 
+#include "attr-bits.h"
 #include "attr.h"
+#include "build-ids.h"
 #include "feat-swap.h"
 #include "internal.h"
 #include "sample-encode.h"
@@ -31,11 +33,14 @@ struct out_evsel {
 	uint32_t attr_size;
 	bool rewrite_samples;
 	bool rewrite_trailer;
+	bool rewrite_read;		/* READ records: read_format changed */
+	bool attr_changed;		/* bits cleared by the attr-bits shim */
 	bool added;			/* given to the writer */
 };
 
 struct build_id_entry {
 	int32_t pid;
+	uint16_t cpumode;
 	uint8_t size;
 	uint8_t id[20];
 	char *filename;
@@ -126,6 +131,52 @@ static uint32_t max_attr_size(const struct conv *c)
 	return m ? m : PD_ATTR_SIZE_VER7;
 }
 
+/*
+ * Output compression. For a target, records are compressed only when
+ * asked (--compress) and only if its perf decodes them: it knows the
+ * record type and is built with zstd, or its build is not known (a bare
+ * version: the user asking knows). Debian 11's perf 5.10, built without
+ * zstd, shows 0 samples and no error for a compressed file, and perf
+ * 6.1, 6.12 and 7.x fail on compressed pipes, their own included
+ * ("Couldn't decompress data"): uncompressed records are what every
+ * target reads. Without a target the input's compression is kept.
+ */
+static void choose_compression(struct conv *c, bool compressed_in)
+{
+	const struct pd_perf_target *t = c->t;
+	const struct pd_features *f = pd_reader__features(c->r);
+	const char *why = NULL;
+
+	c->compress = 0;
+	if (t && c->o->compress > 0) {
+		if (!pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED))
+			why = "the target knows no compressed records (COMPRESSED, 81, came with perf 5.2)";
+		else if (t->flags & PD_TGT_NO_ZSTD)
+			why = "the target's perf is built without zstd: it would show no samples";
+		else if (c->out_mode == PD_MODE_PIPE)
+			why = "perf does not decompress records from a pipe (6.1, 6.12 and 7.x fail on their own perf record -z -o - streams)";
+		else
+			c->compress = pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED2) ?
+				      PD_RECORD_COMPRESSED2 : PD_RECORD_COMPRESSED;
+	} else if (t && compressed_in) {
+		why = "records are written uncompressed for a target unless --compress asks";
+	} else if (!t && (c->o->compress > 0 ||
+			  (c->o->compress == 0 && compressed_in))) {
+		c->compress = input_uses_compressed2(f) ?
+			      PD_RECORD_COMPRESSED2 : PD_RECORD_COMPRESSED;
+	}
+	if (c->compress && on(c, PD_SHIM_COMPRESSED2))
+		c->compress = PD_RECORD_COMPRESSED;
+	if (c->compress && on(c, PD_SHIM_DECOMPRESS)) {
+		c->compress = 0;
+		why = "the decompress shim is on";
+	}
+	if (compressed_in && !c->compress)
+		c->rep->changed[PD_SHIM_DECOMPRESS]++;
+	c->rep->compress_out = c->compress;
+	c->rep->compress_why = why;
+}
+
 static void choose_shims(struct conv *c)
 {
 	const struct pd_perf_target *t = c->t;
@@ -137,7 +188,10 @@ static void choose_shims(struct conv *c)
 	size_t i;
 
 	if (t) {
-		s |= 1ULL << PD_SHIM_DROP_RECORDS | 1ULL << PD_SHIM_FEATURES;
+		s |= 1ULL << PD_SHIM_DROP_RECORDS | 1ULL << PD_SHIM_FEATURES |
+		     1ULL << PD_SHIM_ATTR_BITS;
+		if (!(t->flags & PD_TGT_BUILD_ID_PROC_PID))
+			s |= 1ULL << PD_SHIM_BUILD_ID_PID;
 		if (!pd_perf_target__knows_record(t, PD_RECORD_FINISHED_INIT))
 			s |= 1ULL << PD_SHIM_FINISHED_INIT;
 		if (!(t->flags & PD_TGT_MMAP2_BUILD_ID))
@@ -170,25 +224,7 @@ static void choose_shims(struct conv *c)
 	s &= ~c->o->shims_remove;
 	c->shims = s;
 
-	/* output compression */
-	c->compress = 0;
-	if (c->o->compress > 0 || (c->o->compress == 0 && compressed_in)) {
-		if (t)
-			c->compress = pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED2) ?
-				      PD_RECORD_COMPRESSED2 : PD_RECORD_COMPRESSED;
-		else
-			c->compress = input_uses_compressed2(f) ?
-				      PD_RECORD_COMPRESSED2 : PD_RECORD_COMPRESSED;
-		if (on(c, PD_SHIM_COMPRESSED2))
-			c->compress = PD_RECORD_COMPRESSED;
-		if (on(c, PD_SHIM_DECOMPRESS))
-			c->compress = 0;
-		/* perf report (6.1) cannot decompress a pipe: only on demand */
-		if (t && c->out_mode == PD_MODE_PIPE && c->o->compress == 0)
-			c->compress = 0;
-	}
-	if (compressed_in && !c->compress)
-		c->rep->changed[PD_SHIM_DECOMPRESS]++;
+	choose_compression(c, compressed_in);
 }
 
 /* ---- attrs ---- */
@@ -290,6 +326,21 @@ static int plan_evsel(struct conv *c, const struct pd_evsel *e,
 			c->rep->changed[PD_SHIM_SAMPLE_TYPE]++;
 		}
 	}
+	if (on(c, PD_SHIM_ATTR_BITS) && c->t) {
+		struct pd_attr_bits rm = { 0 };
+
+		if (pd__attr_bits_fit(c->t, a, &rm)) {
+			oe->attr_changed = true;
+			c->rep->changed[PD_SHIM_ATTR_BITS]++;
+			c->rep->attr_flags_removed |= rm.flags;
+			c->rep->read_format_removed |= rm.read_format;
+			c->rep->branch_filter_removed |= rm.branch;
+			c->rep->aux_action_removed |= rm.aux_action;
+			c->rep->reserved_cleared |= rm.reserved_2 != 0;
+		}
+	}
+	/* READ records are laid out by read_format */
+	oe->rewrite_read = a->read_format != e->attr.read_format;
 	if (on(c, PD_SHIM_ATTR_SIZE) && c->t) {
 		uint32_t size = oe->attr_size;
 
@@ -492,6 +543,16 @@ static size_t shrink_bpf_prog_info(uint8_t *p, size_t size, uint32_t max)
 	return out;
 }
 
+/* A BUILD_ID section (host order) for the target: see build-ids.c. */
+static size_t fit_build_ids(struct conv *c, uint8_t *sec, size_t size)
+{
+	if (!c->t || !on(c, PD_SHIM_BUILD_ID_PID))
+		return size;
+	return pd__build_ids_fit(c->t, sec, size,
+				 &c->rep->changed[PD_SHIM_BUILD_ID_PID],
+				 &c->rep->dropped[PD_SHIM_BUILD_ID_PID]);
+}
+
 static int copy_features(struct conv *c)
 {
 	const struct pd_features *f = pd_reader__features(c->r);
@@ -506,7 +567,8 @@ static int copy_features(struct conv *c)
 		const struct pd_evsel *e = pd_reader__evsel(c->r, i);
 
 		if (c->ev[i].attr_size != e->attr_size_on_disk ||
-		    c->ev[i].rewrite_samples)
+		    c->ev[i].rewrite_samples || c->ev[i].attr_changed ||
+		    c->ev[i].rewrite_read)
 			rebuild_desc = true;
 	}
 	for (feat = 1; feat < PD_FEAT_BITS; feat++) {
@@ -535,7 +597,8 @@ static int copy_features(struct conv *c)
 				return err;
 			continue;
 		}
-		if (!c->w)
+		/* a dry run counts what build-id-pid changes all the same */
+		if (!c->w && feat != PD_FEAT_BUILD_ID)
 			continue;
 		copy = malloc(size ? size : 1);
 		if (!copy)
@@ -562,7 +625,9 @@ static int copy_features(struct conv *c)
 			free(copy);
 			continue;
 		}
-		err = pd_writer__set_feature(c->w, feat, copy, size);
+		if (feat == PD_FEAT_BUILD_ID)
+			size = fit_build_ids(c, copy, size);
+		err = c->w ? pd_writer__set_feature(c->w, feat, copy, size) : 0;
 		free(copy);
 		if (err)
 			return fail(c, err, "%s", pd_writer__errmsg(c->w));
@@ -596,7 +661,9 @@ static bool add_build_id(struct conv *c, const struct pd_event *ev)
 	b->filename = strdup(m->filename);
 	if (!b->filename)
 		return false;
-	b->pid = (ev->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL ? -1 : (int32_t)m->pid;
+	b->cpumode = ev->misc & PD_MISC_CPUMODE_MASK;
+	/* the machine's pid, as perf writes it (build-ids.c) */
+	b->pid = pd__build_id_pid(c->t, b->cpumode, m->pid);
 	b->size = m->build_id_size > 20 ? 20 : m->build_id_size;
 	memset(b->id, 0, sizeof(b->id));
 	memcpy(b->id, m->build_id, b->size);
@@ -604,10 +671,15 @@ static bool add_build_id(struct conv *c, const struct pd_event *ev)
 	return true;
 }
 
-/* One BUILD_ID entry (file section or HEADER_BUILD_ID record body). */
-static size_t build_id_entry(const struct build_id_entry *b, uint16_t misc,
-			     uint32_t type, uint8_t *p)
+/*
+ * One BUILD_ID entry (file section or HEADER_BUILD_ID record body), with
+ * the misc bits the target knows.
+ */
+static size_t build_id_entry(const struct conv *c,
+			     const struct build_id_entry *b, uint32_t type,
+			     uint8_t *p)
 {
+	uint16_t misc = b->cpumode;
 	size_t len = PD_ALIGN(strlen(b->filename) + 1, 64);
 	size_t size = 8 + 4 + 24 + len;
 
@@ -620,6 +692,8 @@ static size_t build_id_entry(const struct build_id_entry *b, uint16_t misc,
 	memcpy(p + 12, b->id, b->size);
 	p[12 + 20] = b->size;
 	memcpy(p + 36, b->filename, strlen(b->filename));
+	if (c->t)
+		pd__build_id_entry_fit(c->t, p, size);
 	return size;
 }
 
@@ -653,13 +727,14 @@ static int finish_build_ids(struct conv *c)
 		memcpy(sec, f->raw[PD_FEAT_BUILD_ID].data, old);
 		if (f->swapped && pd__feat_swap(PD_FEAT_BUILD_ID, sec, old, false))
 			old = 0;	/* copy_features() warned */
+		/* counted again from the start: all of it is here now */
+		c->rep->changed[PD_SHIM_BUILD_ID_PID] = 0;
+		c->rep->dropped[PD_SHIM_BUILD_ID_PID] = 0;
+		old = fit_build_ids(c, sec, old);
 	}
 	size = old;
-	for (i = 0; i < c->nr_bids; i++) {
-		uint16_t misc = c->bids[i].pid == -1 ? PD_MISC_KERNEL : PD_MISC_USER;
-
-		size += build_id_entry(&c->bids[i], misc, 0, sec + size);
-	}
+	for (i = 0; i < c->nr_bids; i++)
+		size += build_id_entry(c, &c->bids[i], 0, sec + size);
 	err = pd_writer__set_feature(c->w, PD_FEAT_BUILD_ID, sec, size);
 	free(sec);
 	return err;
@@ -752,8 +827,7 @@ static int shim_mmap2_build_id(struct conv *c, const struct pd_event *ev,
 		const struct build_id_entry *e = &c->bids[c->nr_bids - 1];
 
 		if (strlen(e->filename) < sizeof(b) - 128) {
-			build_id_entry(e, ev->misc & PD_MISC_CPUMODE_MASK,
-				       PD_RECORD_HEADER_BUILD_ID, b);
+			build_id_entry(c, e, PD_RECORD_HEADER_BUILD_ID, b);
 			if (write_rec(c, b, NULL))
 				return -EIO;
 		}
@@ -832,6 +906,25 @@ static int convert_sample(struct conv *c, const struct pd_event *ev)
 	return write_rec(c, c->buf, &oe->attr);
 }
 
+/* A READ record laid out for the read_format written. */
+static int convert_read(struct conv *c, const struct pd_event *ev,
+			const struct out_evsel *oe)
+{
+	size_t size;
+	int err;
+
+	err = pd__encode_read_record(&ev->u.read, oe->attr.read_format,
+				     ev->misc, c->buf, sizeof(c->buf), &size);
+	if (err)
+		return fail(c, err, "%s: offset 0x%llx: READ record cannot be rewritten: %s",
+			    pd_reader__name(c->r), (unsigned long long)ev->offset,
+			    pd_strerror(err));
+	size = append_trailer(c, ev, oe, c->buf, size);
+	if (set_size(c->buf, size))
+		return -PD_ERR_TOO_BIG;
+	return write_rec(c, c->buf, &oe->attr);
+}
+
 static int convert_record(struct conv *c, const struct pd_event *ev)
 {
 	const struct out_evsel *oe = out_evsel(c, ev->evsel);
@@ -881,8 +974,13 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 	if (ev->type == PD_RECORD_HEADER_BUILD_ID) {
 		/* pipe input: in the BUILD_ID feature; a pipe output
 		 * started already gets it as a record */
-		if (c->out_mode == PD_MODE_PIPE && c->started)
-			return write_rec(c, ev->raw, NULL);
+		if (c->out_mode == PD_MODE_PIPE && c->started) {
+			memcpy(rec, ev->raw, size);
+			if (c->t && on(c, PD_SHIM_BUILD_ID_PID) &&
+			    pd__build_id_entry_fit(c->t, rec, size))
+				c->rep->changed[PD_SHIM_BUILD_ID_PID]++;
+			return write_rec(c, rec, NULL);
+		}
 		return 0;
 	}
 	if (ev->type == PD_RECORD_FINISHED_INIT && on(c, PD_SHIM_FINISHED_INIT)) {
@@ -907,6 +1005,8 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 		drop(c, ev, PD_SHIM_DROP_RECORDS);
 		return 0;
 	}
+	if (ev->type == PD_RECORD_READ && oe && oe->rewrite_read)
+		return convert_read(c, ev, oe);
 	memcpy(rec, ev->raw, size);
 	body = body_size(ev);
 	if (ev->type == PD_RECORD_MMAP2 && (ev->misc & PD_MISC_MMAP_BUILD_ID) &&

@@ -144,8 +144,9 @@ static int from_version(struct pd_perf_resolved *res, const char *asked,
 	}
 	if (t->version == v) {
 		from_target(res, t, PD_TARGET_VERSION);
-		snprintf(res->note, sizeof(res->note), "%s: perf %s", asked,
-			 res->name);
+		snprintf(res->note, sizeof(res->note),
+			 "%s: perf %s, read as perf %s reads", asked, res->name,
+			 t->name);
 	} else if (t == newest) {
 		from_target(res, t, PD_TARGET_NEWER);
 		snprintf(res->note, sizeof(res->note),

@@ -181,6 +181,24 @@ int pd__encode_sample(const struct pd_sample *s, const struct pd_attr *a,
 	return 0;
 }
 
+int pd__encode_read_record(const struct pd_read_event *rd, uint64_t rf,
+			   uint16_t misc, void *buf, size_t cap, size_t *size)
+{
+	struct out o = { buf, (uint8_t *)buf + cap, false };
+	uint8_t *start = buf;
+
+	put_zeros(&o, 8);	/* header, filled below */
+	put32x2(&o, rd->pid, rd->tid);
+	put_read(&o, &rd->read, rf);
+	if (o.full || o.p - start > PD_MAX_RECORD)
+		return -PD_ERR_TOO_BIG;
+	*size = o.p - start;
+	memcpy(start, &(uint32_t){ PD_RECORD_READ }, 4);
+	memcpy(start + 4, &misc, 2);
+	memcpy(start + 6, &(uint16_t){ (uint16_t)*size }, 2);
+	return 0;
+}
+
 size_t pd__encode_trailer(const struct pd_sample_id *sid, uint64_t st,
 			  void *buf)
 {

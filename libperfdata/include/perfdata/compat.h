@@ -242,6 +242,8 @@ enum pd_shim {
 	PD_SHIM_FEATURE_LAYOUT,	/* "feature-layout" */
 	PD_SHIM_PIPE_MARKER,	/* "pipe-marker" */
 	PD_SHIM_UNWIND,		/* "unwind" */
+	PD_SHIM_ATTR_BITS,	/* "attr-bits" */
+	PD_SHIM_BUILD_ID_PID,	/* "build-id-pid" */
 	PD_SHIM__MAX,
 };
 
@@ -295,6 +297,16 @@ struct pd_convert_report {
 	uint64_t sample_bits_removed;	/* sample_type bits taken out */
 	uint64_t read_format_removed;
 	uint64_t branch_bits_removed;
+	/* the attr-bits shim's: flag bits (offset 40), branch filter bits,
+	 * aux_action bits and whether reserved bytes were cleared */
+	uint64_t attr_flags_removed;
+	uint64_t branch_filter_removed;
+	uint32_t aux_action_removed;
+	bool reserved_cleared;
+	/* records written compressed (0, PD_RECORD_COMPRESSED or _2), and
+	 * why an input's compression was not kept: a sentence, or NULL */
+	uint32_t compress_out;
+	const char *compress_why;
 };
 
 /*
