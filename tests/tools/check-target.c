@@ -8,7 +8,10 @@
  * exactly that size); sample_type, read_format and layout-changing
  * branch bits within what it decodes; every record type known to it;
  * every feature known to it; MMAP2 build-id and CPU-map RANGE forms only
- * for readers that know them.
+ * for readers that know them; no attr flag, read_format, branch filter,
+ * aux_action or reserved bit it does not know; BUILD_ID entries of host
+ * DSOs under the host's pid (-1); no compressed records for a perf built
+ * without zstd. TARGET is anything --target-perf takes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@ static int bad;
 
 int main(int argc, char **argv)
 {
+	struct pd_perf_resolved res = { .sz = sizeof(res) };
 	const struct pd_perf_target *t;
 	const struct pd_header_info *h;
 	const struct pd_features *f;
@@ -36,11 +40,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: check-target TARGET FILE\n");
 		return 2;
 	}
-	t = pd_perf_target__find(argv[1]);
-	if (!t) {
-		fprintf(stderr, "unknown target %s\n", argv[1]);
+	if (pd_perf_target__resolve(argv[1], &res)) {
+		fprintf(stderr, "%s\n", res.note);
 		return 2;
 	}
+	t = &res.target;
 	r = pd_reader__open(argv[2], NULL);
 	if (!r) {
 		fprintf(stderr, "%s\n", pd_reader__open_errmsg());
@@ -73,11 +77,32 @@ int main(int argc, char **argv)
 		    (bst & ~t->branch_sample_type))
 			VIOLATION("attr %zu: branch_sample_type bits 0x%llx unknown",
 				  i, (unsigned long long)(bst & ~t->branch_sample_type));
+		if (a->flags & ~t->attr_flags)
+			VIOLATION("attr %zu: flag bits 0x%llx unknown", i,
+				  (unsigned long long)(a->flags & ~t->attr_flags));
+		if (a->read_format & PD_FORMAT_LOST &&
+		    !(t->read_format & PD_FORMAT_LOST))
+			VIOLATION("attr %zu: read_format LOST unknown", i);
+		if (a->branch_sample_type & ~t->branch_filter)
+			VIOLATION("attr %zu: branch filter bits 0x%llx unknown", i,
+				  (unsigned long long)(a->branch_sample_type & ~t->branch_filter));
+		if (a->reserved_2 || (a->aux_action & ~t->aux_action))
+			VIOLATION("attr %zu: reserved bits set", i);
 	}
 	f = pd_reader__features(r);
+	for (i = 0; f && i < f->build_ids.nr; i++) {
+		const struct pd_build_id *b = &f->build_ids.ids[i];
+		uint16_t cpumode = b->misc & PD_MISC_CPUMODE_MASK;
+
+		if ((cpumode == PD_MISC_USER || cpumode == PD_MISC_KERNEL) &&
+		    b->pid != -1 && !(t->flags & PD_TGT_BUILD_ID_PROC_PID))
+			VIOLATION("build id of %s: pid %d, not the host's",
+				  b->filename, b->pid);
+	}
 	for (feat = 1; f && feat < PD_FEAT_BITS; feat++)
 		if (pd_features__seen(f, feat) && f->raw[feat].size &&
-		    !pd_perf_target__knows_feature(t, feat))
+		    !pd_perf_target__knows_feature(t, feat) &&
+		    feat != h->pipe_feature_marker)
 			VIOLATION("feature %u unknown", feat);
 	while ((err = pd_reader__next(r, &ev)) > 0) {
 		if (!pd_perf_target__knows_record(t, ev->type))
@@ -101,6 +126,10 @@ int main(int argc, char **argv)
 	if (h->version == 2 && pd_reader__stats(r)->nr_events[PD_RECORD_COMPRESSED] &&
 	    !pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED))
 		VIOLATION("compressed records");
+	if (pd_reader__stats(r)->nr_events[PD_RECORD_COMPRESSED] +
+	    pd_reader__stats(r)->nr_events[PD_RECORD_COMPRESSED2] &&
+	    (t->flags & PD_TGT_NO_ZSTD))
+		VIOLATION("compressed records for a perf built without zstd");
 	pd_reader__close(r);
 	return bad ? 1 : 0;
 }
