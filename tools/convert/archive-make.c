@@ -11,7 +11,8 @@
  *   buildid.dir config, ~/.debug);
  *   its separate debug info from the cache or /usr/lib/debug/.build-id;
  * - the recording kernel's kallsyms: --kallsyms, /proc/kallsyms when
- *   the recording kernel is the running one, or the cache's copy; and
+ *   the recording kernel is the running one (the same build id, or with
+ *   no build id recorded the same os release), or the cache's copy; and
  *   the --vmlinux given, when its build id is the recording kernel's;
  * - JIT symbols, where pd-fold finds them: the jitdump each jit-PID.dump
  *   marker map names (under --symfs), and /tmp/perf-PID.map of each
@@ -27,6 +28,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -74,6 +76,7 @@ struct make {
 	size_t kbid_size;
 	char *ks_src;			/* kallsyms stored, or NULL */
 	const char *ks_missing;
+	char osrelease[128];		/* the recording kernel's, or "" */
 	char ks_sha[65];
 	uint64_t ks_size;
 	struct jit_ent *jits;
@@ -298,6 +301,8 @@ static int collect(struct make *m, const char *profile)
 				pd_reader__close(r);
 				return -1;
 			}
+	if (f && f->osrelease)
+		snprintf(m->osrelease, sizeof(m->osrelease), "%s", f->osrelease);
 	pd_reader__close(r);
 	return 0;
 }
@@ -470,7 +475,24 @@ static void find_kallsyms(struct make *m)
 		return;
 	}
 	if (!m->kbid_size) {
-		m->ks_missing = "the profile names no kernel build id: not known which kernel's";
+		struct utsname u;
+
+		/*
+		 * perf records no kernel build id where it reads none (a
+		 * kernel without the note, or perf 7.x's profiles, issue
+		 * 18): the header's os release then says which kernel it
+		 * was, and the running one's kallsyms are its symbols when
+		 * the releases match.
+		 */
+		if (m->osrelease[0] && !uname(&u) &&
+		    !strcmp(u.release, m->osrelease)) {
+			m->ks_src = copy_kallsyms(m, "/proc/kallsyms",
+						  &m->ks_missing);
+			return;
+		}
+		m->ks_missing = m->osrelease[0] ?
+			"the profile names no kernel build id and its os release is not the running kernel's (--kallsyms=FILE)" :
+			"the profile names no kernel build id nor os release: not known which kernel's";
 		return;
 	}
 	rn = pd_running_kernel_build_id(run, sizeof(run));
