@@ -138,7 +138,9 @@ for n in sleep.data sleep.compressed.data sleep.compressed2.data \
 done
 
 # Older targets: the converted files keep the table's rules.
-for t in $("$PD_BIN/pd-convert" --list-targets | awk 'NR > 1 { print $1 }'); do
+# the versions table: up to the first empty line
+targets() { "$PD_BIN/pd-convert" --list-targets | awk 'NR > 1 && !NF { exit } NR > 1 { print $1 }'; }
+for t in $(targets); do
 	for f in "$TD"/*.data; do
 		n=$(basename "$f" .data)
 		if ! conv --target-perf="$t" "$f" -o "$tmp/t.data" 2>"$tmp/err"; then
@@ -167,15 +169,15 @@ check "check-target flags a perf 6.1 file for 4.18" [ $? -eq 1 ]
 # (docs/compat.md, "Pipe end marker"): that stream it reads as it is.
 if have_perf; then
 	perf script -i "$TD/pipe.data" >"$tmp/want" 2>/dev/null </dev/null
-	conv --target-perf=rhel8 "$TD/pipe.data" -o "$tmp/old.pipe"
+	conv --pipe --target-perf=rhel8 "$TD/pipe.data" -o "$tmp/old.pipe"
 	perf script -i "$tmp/old.pipe" >/dev/null 2>"$tmp/err" </dev/null
 	check "rhel8-layout pipe: perf 6.1 refuses it as it is" grep -q 'failed to process type: 80' "$tmp/err"
-	conv --target-perf=6.1 "$tmp/old.pipe" -o "$tmp/new.pipe"
+	conv --pipe --target-perf=6.1 "$tmp/old.pipe" -o "$tmp/new.pipe"
 	perf script -i "$tmp/new.pipe" >"$tmp/got" 2>"$tmp/err" </dev/null
 	check "rhel8-layout pipe -> 6.1: perf script equals the original's" cmp -s "$tmp/want" "$tmp/got"
-	"$PD_BIN/pd-convert" --explain --target-perf=6.1 "$tmp/old.pipe" >"$tmp/ex" 2>/dev/null
+	"$PD_BIN/pd-convert" --explain --pipe --target-perf=6.1 "$tmp/old.pipe" >"$tmp/ex" 2>/dev/null
 	check "--explain names the marker fix" grep -q 'pipe-marker *applies: 1 changed' "$tmp/ex"
-	conv --target-perf=4.18 "$TD/pipe.data" -o "$tmp/old.pipe"
+	conv --pipe --target-perf=4.18 "$TD/pipe.data" -o "$tmp/old.pipe"
 	perf script -i "$tmp/old.pipe" >"$tmp/got" 2>"$tmp/err" </dev/null
 	check "4.18-layout pipe: perf 6.1 reads it as it is, nothing on stderr" test $? -eq 0 -a ! -s "$tmp/err"
 	"$PD_BIN/pd-info" -q --dump "$tmp/old.pipe" | grep -q '\[0x18\]: PERF_RECORD_FEATURE(misc 0) end of the features (id 23)$'
@@ -288,8 +290,10 @@ check "junk input: exit 1" [ $? -eq 1 ]
 check "junk input: existing output untouched" [ "$(cat "$tmp/keep.data")" = x ]
 check "junk input: one-line error naming the file" \
 	sh -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q junk.data '$tmp/err'"
-"$PD_BIN/pd-convert" --target-perf=9.99 "$TD/fp.data" -o "$tmp/x" 2>/dev/null
-check "unknown target: exit 2" [ $? -eq 2 ]
+"$PD_BIN/pd-convert" --target-perf=nope "$TD/fp.data" -o "$tmp/x" 2>"$tmp/err"
+check "unknown target: exit 2, saying why" [ $? -eq 2 ] && grep -q 'nope.*neither a perf version' "$tmp/err"
+"$PD_BIN/pd-convert" --target-perf=2.6.32 "$TD/fp.data" -o "$tmp/x" 2>"$tmp/err"
+check "a perf older than every target: exit 2, naming the oldest" [ $? -eq 2 ] && grep -q 'older than the oldest perf known here (3.10)' "$tmp/err"
 "$PD_BIN/pd-convert" --shim=nope "$TD/fp.data" -o "$tmp/x" 2>/dev/null
 check "unknown shim: exit 2" [ $? -eq 2 ]
 "$PD_BIN/pd-convert" --list-shims | grep -q '^attr-size '

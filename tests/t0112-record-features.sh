@@ -153,7 +153,7 @@ check "-k 4: a clock by number (monotonic_raw)" test $? -eq 0
 # --target-perf: a feature stays when the target knows its id (below the
 # feats column of --list-targets)
 "$PD_BIN/pd-convert" --list-targets >"$tmp/targets"
-feats() { awk -v t="$1" '$1 == t { print $4 }' "$tmp/targets"; }
+feats() { awk -v t="$1" '!NF { exit } $1 == t { print $4 }' "$tmp/targets"; }
 for t in 4.3 4.18 5.4 6.1; do
 	"$REC" -q -k monotonic --target-perf=$t -o "$tmp/t$t.data" -- true
 	perf_header "$tmp/t$t.data" >"$tmp/t$t.h"
@@ -178,7 +178,7 @@ done
 # directory whatever it holds ("failed to process type: 80", as for RHEL
 # perf's own pipes): such a stream is for its target; converted for 6.1
 # it opens.
-for t in $(awk 'NR > 1 { print $1 }' "$tmp/targets"); do
+for t in $(awk 'NR > 1 && !NF { exit } NR > 1 { print $1 }' "$tmp/targets"); do
 	"$REC" -q --target-perf=$t -o - -- true >"$tmp/p$t.data"
 	last=$(feats $t)
 	marker=$("$INFO" -D "$tmp/p$t.data" 2>/dev/null |

@@ -117,9 +117,9 @@ static bool kernel_bid(struct pd_reader *r, char *hx)
 }
 
 int archive_extract(struct pd_reader *r, const char *input, const char *dir,
-		    bool keep_compressed)
+		    const struct pd_convert_opts *opts)
 {
-	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1 };
+	struct pd_convert_opts co = *opts;
 	const char *src = pd_reader__archive_dir(r);
 	struct pd_convert_report rep;
 	char s[4200], d[4200], errmsg[512], hx[41];
@@ -134,8 +134,15 @@ int archive_extract(struct pd_reader *r, const char *input, const char *dir,
 		pd_err("%s: %s", dir, strerror(errno));
 		return PD_EXIT_DATA;
 	}
-	/* perf before 5.2 reads no compressed records */
-	co.compress = keep_compressed ? 0 : -1;
+	/* a file perf opens with -i, for the target if one was named;
+	 * perf before 5.2 reads no compressed records: --compress keeps
+	 * them (the target permitting) */
+	co.mode = PD_MODE_FILE;
+	co.dry_run = false;
+	if (co.compress > 0 && !co.target)
+		co.compress = 0;
+	else if (co.compress <= 0)
+		co.compress = -1;
 	snprintf(d, sizeof(d), "%s/perf.data", dir);
 	if (pd_cli_same_file(input, d))
 		pd_usage_error("the output would overwrite the input '%s'", input);

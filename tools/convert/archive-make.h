@@ -7,6 +7,7 @@
 #ifndef PD_TOOLS_ARCHIVE_MAKE_H
 #define PD_TOOLS_ARCHIVE_MAKE_H
 
+#include <perfdata/compat.h>
 #include <perfdata/reader.h>
 
 struct archive_make_opts {
@@ -22,14 +23,15 @@ struct archive_make_opts {
 int archive_make(struct pd_reader *r, const struct archive_make_opts *o);
 
 /*
- * The archive r opened, written out as DIR/perf.data (records
- * decompressed unless keep_compressed), DIR/.build-id/... (perf's cache
+ * The archive r opened, written out as DIR/perf.data (converted with co:
+ * its target, shims and compression; records decompressed unless
+ * co->compress > 0), DIR/.build-id/... (perf's cache
  * layout: point buildid.dir at DIR), DIR/kallsyms (and
  * DIR/[kernel.kallsyms]/BUILDID/kallsyms), DIR/vmlinux, DIR/jit/ (JIT
  * dumps and perf maps) and DIR/manifest.
  */
 int archive_extract(struct pd_reader *r, const char *input, const char *dir,
-		    bool keep_compressed);
+		    const struct pd_convert_opts *co);
 
 /* Whether an output name asks for an archive (.tar.zst, .tar.gz...). */
 bool archive_name_ok(const char *output);

@@ -20,6 +20,7 @@
 #include "common/cli-main.h"
 #include "common/cli-write.h"
 #include "export.h"
+#include "target-cli.h"
 #include "unwind/unwind-summary.h"
 
 static void usage(FILE *f)
@@ -33,11 +34,16 @@ static void usage(FILE *f)
 "\n"
 "  -i, --input=IN          input file (same as the IN argument)\n"
 "  -o, --output=OUT        output file; replaced only when complete\n"
-"      --target-perf=VER   make OUT readable by perf VER (see --list-targets);\n"
-"                          default: the newest format, records unchanged\n"
+"      --target-perf=PERF  make OUT readable by that perf: a version (5.15,\n"
+"                          5.10.223), what perf --version prints, or a\n"
+"                          distribution (debian11, ubuntu22.04, rhel8...; see\n"
+"                          --list-targets); OUT is then file mode unless it\n"
+"                          is a pipe, uncompressed unless --compress.\n"
+"                          Default: the newest format, records unchanged\n"
 "      --shim=A[,B...]     switch shims on (see --list-shims)\n"
 "      --no-shim=A[,B...]  switch shims off\n"
-"      --pipe | --file     output mode (default: the input's)\n"
+"      --pipe | --file     output mode (default: the input's; with a target,\n"
+"                          file mode for a regular file)\n"
 "      --compress[=LEVEL]  zstd-compress the records (COMPRESSED2, or\n"
 "                          COMPRESSED for targets before 6.15)\n"
 "      --decompress        write the records uncompressed\n"
@@ -52,12 +58,14 @@ static void usage(FILE *f)
 "      --symfs=DIR         with --to: look for the recorded files under DIR\n"
 "                          (and JIT files: DIR/tmp/perf-PID.map, jitdumps)\n"
 "      --from-archive      IN is an archive: write OUT/perf.data (records\n"
-"                          decompressed unless --compress), OUT/.build-id/\n"
+"                          decompressed unless --compress; for the target\n"
+"                          of --target-perf if given), OUT/.build-id/\n"
 "                          (perf's build-id cache layout: buildid.dir = OUT),\n"
 "                          OUT/kallsyms and OUT/manifest\n"
 "      --explain           write nothing; tell which shims apply to IN for\n"
 "                          the target and what each changes, with counts\n"
-"      --list-targets      the perf versions --target-perf knows\n"
+"      --list-targets      the perf versions and distributions --target-perf\n"
+"                          knows, and how each distribution builds its perf\n"
 "      --list-shims        the shims and what each does\n"
 "  -q, --quiet             no warnings\n"
 "  -v, --verbose           more messages\n"
@@ -66,18 +74,6 @@ static void usage(FILE *f)
 	export_cli__usage(f);
 	fprintf(f, "\n"
 "Exit status: 0 success, 1 unreadable input or failed write, 2 bad usage.\n");
-}
-
-static void list_targets(void)
-{
-	const struct pd_perf_target *const *t;
-
-	printf("%-8s %-9s %-6s %-5s %s\n", "target", "attr-max", "hmax",
-	       "feats", "description");
-	for (t = pd_perf_targets(); *t; t++)
-		printf("%-8s %-9u %-6u %-5u %s\n", (*t)->name,
-		       (*t)->attr_size_max, (*t)->user_record_max,
-		       (*t)->last_feature, (*t)->description);
 }
 
 static void list_shims(void)
@@ -224,6 +220,7 @@ struct cli {
 	struct pd_reader_opts ro;
 	struct pd_unwind_rewrite_opts uo;
 	struct archive_make_opts ao;
+	struct pd_perf_resolved target;	/* --target-perf's, co.target */
 	bool rewrite_opts;	/* one of REWRITE_LONGOPTS was given */
 	bool do_explain, to_archive, from_archive;
 };
@@ -240,10 +237,7 @@ static bool rewrite_option(struct cli *c, int opt, const char *arg)
 		return true;
 	switch (opt) {
 	case OPT_TARGET:
-		c->co.target = pd_perf_target__find(arg);
-		if (!c->co.target)
-			pd_usage_error("unknown perf version '%s' (see --list-targets)",
-				       arg);
+		c->co.target = target_cli__parse(arg, &c->target);
 		return true;
 	case OPT_SHIM:
 		c->co.shims_add |= parse_shims(arg);
@@ -296,7 +290,7 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		c->ao.vmlinux = c->xo.data.vmlinux = arg;
 		break;
 	case OPT_LIST_TARGETS:
-		list_targets();
+		target_cli__list(stdout);
 		exit(pd_cli_close_output(stdout, "<stdout>"));
 	case OPT_LIST_SHIMS:
 		list_shims();
@@ -340,7 +334,7 @@ static int archive(struct cli *c, struct pd_reader *r, const char *input,
 	c->ao.output = output;
 	c->ao.level = c->co.compress_level;
 	err = c->to_archive ? archive_make(r, &c->ao) :
-	      archive_extract(r, c->ao.input, output, c->co.compress == 1);
+	      archive_extract(r, c->ao.input, output, &c->co);
 	pd_reader__close(r);
 	return err;
 }
@@ -367,6 +361,9 @@ static int run(struct pd_cli_main *m)
 	if (err)
 		return err;
 	c->co.dry_run = c->do_explain;
+	/* a target gets what its perf opens: see target_cli__mode() */
+	if (c->co.target && c->co.mode < 0 && !c->from_archive)
+		c->co.mode = output ? target_cli__mode(output) : PD_MODE_FILE;
 	cli_write__stdout_mode(&c->co, output);
 
 	/* unwinding follows the session in time order, as perf does */
@@ -402,6 +399,8 @@ static int run(struct pd_cli_main *m)
 	}
 	if (c->do_explain) {
 		explain(input, c->co.target, &rep);
+		target_cli__explain(stdout, c->co.target ? &c->target : NULL,
+				    &rep);
 		return pd_cli_close_output(stdout, "<stdout>");
 	}
 	if (pd_verbose)
