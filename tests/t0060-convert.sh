@@ -9,6 +9,18 @@
 #   (tests/tools/check-target);
 # - an old-style pipe stream (perf 4.18 layout) that perf 6.1 refuses
 #   opens after conversion;
+# - --target-perf takes versions (5.15, 7.2, 5.10.223), what perf
+#   --version prints and distributions (debian11, ubuntu22.04, centos8),
+#   and --list-targets shows them with their builds;
+# - a target's output is what its perf opens: file mode for a regular
+#   file, even from a pipe; compressed only on --compress and only where
+#   that perf decodes it; no attr bit it does not know; BUILD_ID pids of
+#   the host (-1) where perf 7.x wrote the process's;
+# - perf 6.1 reads what is converted for itself (its --version line) with
+#   no warning line and the same samples, its own unreadable compressed
+#   pipes included; Debian 11's perf 5.10 (a bullseye chroot, skipped
+#   where absent) likewise, and names the hot function after the archive
+#   route (--to=archive, then --from-archive --target-perf=debian11);
 # - bad input or output leaves no output file behind; the input is never
 #   the output.
 . "$(dirname "$0")/lib.sh"
@@ -302,5 +314,237 @@ counts() { awk '$2 == "events:" && $1 !~ /FEATURE|TOTAL|ATTR|BUILD_ID/ { print $
 conv --pipe "$TD/fp.data" -o - | "$PD_BIN/pd-info" -q --stats - | counts >"$tmp/got2"
 "$PD_BIN/pd-info" -q --stats "$TD/fp.data" | counts >"$tmp/want"
 check "-o - writes a pipe stream to stdout" cmp -s "$tmp/want" "$tmp/got2"
+
+# ---- naming the target perf ----
+BE=$PD_BIN/../tests/tools/bid-edit
+mode_of() { # file or pipe, from the header's size field
+	case $(od -A n -t u8 -j 8 -N 8 "$1" | tr -d ' ') in
+	104) echo file ;; 16) echo pipe ;; *) echo other ;;
+	esac
+}
+for spec in 5.15 5.10.223 "perf version 5.10.223" "perf version 6.1.187" \
+	    "perf version 4.18.0-553.el8_10.x86_64" debian11 ubuntu22.04 \
+	    centos8 "Debian 12" 7.2; do
+	if ! "$PD_BIN/pd-convert" -q --target-perf="$spec" "$TD/buildid-mmap.data" \
+		-o "$tmp/spec.data" 2>"$tmp/err"; then
+		not_ok "--target-perf='$spec': converts ($(head -1 "$tmp/err"))"
+		continue
+	fi
+	"$CK" "$spec" "$tmp/spec.data" >"$tmp/ck" 2>&1
+	check "--target-perf='$spec': the output keeps its rules ($(head -1 "$tmp/ck"))" [ $? -eq 0 ]
+done
+"$PD_BIN/pd-convert" --explain --target-perf=5.15 "$TD/fp.data" >"$tmp/ex"
+check "5.15 reads as 5.14 (the newest known perf not newer)" \
+	grep -q '^reads as: 5.15: perf 5.15 reads at least what 5.14 reads' "$tmp/ex"
+"$PD_BIN/pd-convert" --explain --target-perf=ubuntu22.04 "$TD/fp.data" >"$tmp/ex"
+check "ubuntu22.04: Ubuntu 22.04's perf 5.15, 5.14's facts" \
+	grep -q "^reads as: ubuntu22.04: Ubuntu 22.04 LTS (jammy)'s perf 5.15.x, read as perf 5.14 reads" "$tmp/ex"
+"$PD_BIN/pd-convert" --explain --target-perf="perf version 4.18.0-553.el8_10.x86_64" "$TD/fp.data" >"$tmp/ex"
+check "perf --version of RHEL 8: the rhel8 target" grep -q "^target: RHEL 8 .*perf 4.18.0-\*.el8" "$tmp/ex"
+"$PD_BIN/pd-convert" -q --target-perf=7.2 "$TD/fp.data" -o "$tmp/x" 2>"$tmp/err"
+check "7.2 converts with the newest facts, no warning with -q" [ $? -eq 0 ] && [ ! -s "$tmp/err" ]
+"$PD_BIN/pd-convert" --target-perf=7.2 "$TD/fp.data" -o "$tmp/x" 2>"$tmp/err"
+check "7.2: one warning naming the newest perf known (6.16)" \
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'warning: perf 7.2 is newer than the newest perf known here (6.16)' "$tmp/err"
+"$PD_BIN/pd-convert" --list-targets >"$tmp/lt"
+check "--list-targets: Debian 11's perf 5.10.223, built without zstd" \
+	grep -q '^debian11 *5.10.223 *5.10 *no .*linux-perf-5.10 5.10.223-1' "$tmp/lt"
+check "--list-targets: the RHEL rebuilds' names (centos8, rocky9, ol8)" \
+	sh -c "grep '^rhel8 ' '$tmp/lt' | grep -q 'centos8.*ol8' && grep '^rhel9 ' '$tmp/lt' | grep -q rocky9"
+check "--list-targets: every distribution of the issue" \
+	sh -c "for d in debian10 debian11 debian12 debian13 ubuntu18.04 ubuntu20.04 ubuntu22.04 ubuntu24.04 rhel7 rhel8 rhel9; do grep -q \"^\$d \" '$tmp/lt' || exit 1; done"
+
+# ---- the output a target gets ----
+conv --target-perf=5.10 "$TD/pipe.data" -o "$tmp/p2f.data"
+check "pipe input, regular -o file, a target: file mode" [ "$(mode_of "$tmp/p2f.data")" = file ]
+conv --target-perf=5.10 "$TD/pipe.data" >"$tmp/p2f.out" -o -
+check "pipe input, stdout redirected to a file, a target: file mode" [ "$(mode_of "$tmp/p2f.out")" = file ]
+conv --target-perf=5.10 "$TD/fp.data" -o - | cat >"$tmp/f2p.out"
+check "file input, stdout a pipe: pipe mode" [ "$(mode_of "$tmp/f2p.out")" = pipe ]
+conv --pipe --target-perf=5.10 "$TD/fp.data" -o "$tmp/f2p.data"
+check "--pipe to a regular file: pipe mode" [ "$(mode_of "$tmp/f2p.data")" = pipe ]
+conv "$TD/pipe.data" -o "$tmp/same.data"
+check "no target: the input's mode (pipe)" [ "$(mode_of "$tmp/same.data")" = pipe ]
+ncomp() { "$PD_BIN/pd-info" -q --stats "$1" | awk '$1 ~ /^COMPRESSED2?$/ { n += $3 } END { print n + 0 }'; }
+explain_comp() { "$PD_BIN/pd-convert" --explain "$@" | sed -n 's/^compression: //p'; }
+for t in 5.10 6.1 debian12 debian11 4.18; do
+	conv --target-perf=$t "$TD/zstd.data" -o "$tmp/z.data"
+	check "zstd.data for $t: uncompressed by default" [ "$(ncomp "$tmp/z.data")" -eq 0 ]
+done
+conv --compress --target-perf=5.10 "$TD/zstd.data" -o "$tmp/z.data"
+check "--compress for 5.10 (build not known: asked): compressed" [ "$(ncomp "$tmp/z.data")" -gt 0 ]
+conv --compress --target-perf=debian12 "$TD/zstd.data" -o "$tmp/z.data"
+check "--compress for debian12 (built with zstd): compressed" [ "$(ncomp "$tmp/z.data")" -gt 0 ]
+conv --compress --target-perf=debian11 "$TD/zstd.data" -o "$tmp/z.data"
+check "--compress for debian11 (built without zstd): not compressed" [ "$(ncomp "$tmp/z.data")" -eq 0 ]
+check "--explain says why: built without zstd" \
+	sh -c "explain_comp() { \"$PD_BIN/pd-convert\" --explain \"\$@\" | sed -n 's/^compression: //p'; }
+	       explain_comp --compress --target-perf=debian11 '$TD/zstd.data' | grep -q 'built without zstd'"
+c=$(explain_comp --compress --target-perf=4.18 "$TD/zstd.data")
+check "--explain for 4.18: knows no compressed records ($c)" sh -c "echo '$c' | grep -q 'knows no compressed records'"
+c=$(explain_comp --pipe --compress --target-perf=6.1 "$TD/zstd.data")
+check "--explain for a pipe: perf does not decompress from a pipe ($c)" sh -c "echo '$c' | grep -q 'from a pipe'"
+c=$(explain_comp --target-perf=6.1 "$TD/zstd.data")
+check "--explain: uncompressed for a target unless --compress ($c)" sh -c "echo '$c' | grep -q 'unless --compress'"
+
+# ---- bits, pids ----
+conv --target-perf=5.10 "$TD/buildid-mmap.data" -o "$tmp/b.data"
+"$PD_BIN/pd-info" -q "$tmp/b.data" | grep '^# event :' >"$tmp/ev"
+check "for 5.10: no build_id attr bit (5.12+), no read_format LOST (6.0+)" \
+	sh -c "grep -q cpu-clock '$tmp/ev' && ! grep -q -e 'build_id' -e 'LOST' '$tmp/ev'"
+"$PD_BIN/pd-convert" --explain --target-perf=5.10 "$TD/buildid-mmap.data" >"$tmp/ex"
+check "--explain lists the attr bits removed (flag 34, read_format 4)" \
+	sh -c "grep -q '^    flag bits removed: 34$' '$tmp/ex' && grep -q '^    read_format bits removed: 4$' '$tmp/ex'"
+conv --target-perf=5.10 "$TD/read.data" -o "$tmp/r.data"
+"$PD_BIN/pd-info" -q --dump "$TD/read.data" | awk '/PERF_RECORD_READ/ { sub(/:$/, "", $2); print $2 }' >"$tmp/want"
+"$PD_BIN/pd-info" -q --dump "$tmp/r.data" | awk '/PERF_RECORD_READ/ { sub(/:$/, "", $2); print $2 }' >"$tmp/got"
+check "READ records: 8 bytes shorter without the lost value ($(head -1 "$tmp/got"))" \
+	sh -c "[ -s '$tmp/want' ] && [ \"\$(sort -u '$tmp/want')\" = '[0x48]' ] && [ \"\$(sort -u '$tmp/got')\" = '[0x40]' ]"
+if have_perf; then
+	perf report -D -i "$tmp/r.data" 2>/dev/null </dev/null | grep -A3 'PERF_RECORD_READ' | grep 'id  ' | sort -u >"$tmp/got"
+	perf report -D -i "$TD/read.data" 2>/dev/null </dev/null | grep -A3 'PERF_RECORD_READ' | grep 'id  ' | sort -u >"$tmp/want"
+	check "READ records: perf 6.1 reads the same ids from them" sh -c "[ -s '$tmp/want' ] && cmp -s '$tmp/want' '$tmp/got'"
+fi
+cp "$TD/fp.data" "$tmp/fp7.data"
+n=$("$BE" pid 4242 "$tmp/fp7.data")
+check "bid-edit: user BUILD_ID entries under pid 4242, as perf 7.x writes them ($n)" [ "${n:-0}" -gt 0 ]
+"$CK" 6.1 "$tmp/fp7.data" >/dev/null 2>&1
+check "check-target flags BUILD_ID entries with a process's pid" [ $? -eq 1 ]
+for t in 3.10 4.18 5.10 6.1 6.16 debian11; do
+	conv --target-perf=$t "$tmp/fp7.data" -o "$tmp/fp7.$t.data"
+	"$CK" $t "$tmp/fp7.$t.data" >"$tmp/ck" 2>&1
+	check "pid 4242 entries for $t: the host's (-1) ($(head -1 "$tmp/ck"))" [ $? -eq 0 ]
+done
+"$PD_BIN/pd-convert" --explain --target-perf=5.10 "$tmp/fp7.data" >"$tmp/ex"
+check "--explain counts the BUILD_ID entries moved to the host" grep -q '^shim build-id-pid *applies: 2 changed' "$tmp/ex"
+conv --pipe --target-perf=5.10 "$tmp/fp7.data" -o "$tmp/fp7.pipe"
+conv --target-perf=5.10 "$tmp/fp7.pipe" -o "$tmp/fp7.back"
+"$CK" 5.10 "$tmp/fp7.back" >"$tmp/ck" 2>&1
+check "pid 4242 entries through a pipe (HEADER_BUILD_ID records) and back: the host's" [ $? -eq 0 ]
+
+# ---- perf 6.1 reads what is converted for it, warning-free ----
+# samples as perf report --stats counts them
+nsamples() { awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }'; }
+# stderr lines of perf (5.10 or 6.1) on a converted file ($1) that perf
+# 6.1 does not print for the original ($2): a kernel whose kallsyms are
+# not at hand is warned about whatever the file
+new_warnings() {
+	perf script -i "$2" 2>&1 >/dev/null </dev/null | sort -u >"$tmp/w.orig"
+	sort -u "$1" | comm -23 - "$tmp/w.orig"
+}
+if have_perf; then
+	# the recording kernels' kallsyms, which perf script looks for
+	testdata_buildid_cache
+	me=$(perf --version)
+	for f in "$TD"/*.data; do
+		n=$(basename "$f" .data)
+		[ "$n" = stat ] && continue
+		want=$("$PD_BIN/pd-info" -q --stats "$f" | nsamples)
+		if ! conv --target-perf="$me" "$f" -o "$tmp/me.data" 2>"$tmp/err"; then
+			not_ok "$n for '$me': converts ($(head -1 "$tmp/err"))"
+			continue
+		fi
+		got=$(perf report --stats -i "$tmp/me.data" 2>"$tmp/err" </dev/null | nsamples)
+		check "$n for '$me': perf report --stats counts $want samples (${got:-none}), no warning ($(head -1 "$tmp/err"))" \
+			[ "$want" = "$got" ] && [ ! -s "$tmp/err" ]
+		perf script -i "$tmp/me.data" >/dev/null 2>"$tmp/err" </dev/null
+		w=$(new_warnings "$tmp/err" "$f")
+		check "$n for '$me': perf script prints no warning line the original has not (${w:-none})" [ -z "$w" ]
+	done
+	# perf's own compressed pipes: perf 6.1 fails on them
+	# ("Couldn't decompress data"), as 6.12 and 7.x on theirs
+	zp=$tmp/zpipe.data
+	if perf record -q -z -g -o - -- "$TD/bin/burn" 100 >"$zp" 2>/dev/null &&
+	   [ "$(ncomp "$zp")" -gt 0 ]; then
+		what="perf record -z -o -"
+	else
+		conv --pipe "$TD/zstd.data" -o "$zp"	# as perf 6.1 writes it
+		what="zstd.data as a pipe"
+	fi
+	perf report --stats -i "$zp" >/dev/null 2>"$tmp/err" </dev/null
+	check "$what: perf 6.1 cannot read it ($(head -1 "$tmp/err"))" grep -q -i 'decompress' "$tmp/err"
+	want=$("$PD_BIN/pd-info" -q --stats "$zp" | nsamples)
+	for o in "-o $tmp/zfixed.data" "--pipe -o $tmp/zfixed.data"; do
+		conv --target-perf="$me" "$zp" $o
+		got=$(perf report --stats -i "$tmp/zfixed.data" 2>"$tmp/err" </dev/null | nsamples)
+		check "$what, pd-convert --target-perf='$me' $o: perf 6.1 reads its $want samples (${got:-none}), no warning" \
+			[ "$want" = "$got" ] && [ ! -s "$tmp/err" ]
+	done
+else
+	skip "perf not installed: perf 6.1's readings of converted files not checked"
+fi
+
+# ---- Debian 11's perf 5.10, in a bullseye chroot ----
+# (tests/distro/ makes it: debootstrap --variant=minbase --include=linux-perf)
+BULL=${PD_BULLSEYE_ROOT:-/var/cache/perfdata-distro/bullseye-build}
+if [ ! -x "$BULL/usr/bin/perf_5.10" ]; then
+	skip "no Debian 11 chroot with perf_5.10 at $BULL (make distro-check makes one): perf 5.10 checks not run"
+elif [ "$(id -u)" -ne 0 ] || ! unshare -m chroot "$BULL" perf_5.10 version >/dev/null 2>&1; then
+	skip "cannot run perf_5.10 in $BULL (needs root, chroot and unshare): perf 5.10 checks not run"
+else
+	bd=$(mktemp -d "$BULL/tmp/t0060.XXXXXX")
+	trap 'rm -rf "$tmp" "$bd"' EXIT
+	in=/tmp/${bd##*/}	# the same directory, inside the chroot
+	# perf 5.10 in the chroot, with this machine's /proc (perf script
+	# reads its own maps) mounted in a mount namespace of its own:
+	# the chroot, which others use, stays as it is
+	p510() {
+		unshare -m sh -c 'mount --bind /proc "$0/proc" && exec chroot "$0" "$@"' \
+			"$BULL" env -i PATH=/usr/bin:/bin HOME=/root \
+			PERF_CONFIG=$in/perfconfig perf_5.10 "$@"
+	}
+	# the testdata binaries and kernels' kallsyms, in a build-id cache
+	mkdir -p "$bd/cache"
+	[ -n "${PERF_BUILDID_DIR:-}" ] && cp -a "$PERF_BUILDID_DIR/." "$bd/cache/"
+	printf '[buildid]\n\tdir = %s/cache\n' "$in" >"$bd/perfconfig"
+	for n in fp buildid-mmap zstd pipe read cgroups pagesize switch two-events \
+		 multi tracepoint namespaces dwarf clock period; do
+		f=$TD/$n.data
+		[ -f "$f" ] || continue
+		want=$("$PD_BIN/pd-info" -q --stats "$f" | nsamples)
+		for t in debian11 5.10; do
+			conv --target-perf=$t "$f" -o "$bd/$n.$t.data" || { not_ok "$n for $t: converts"; continue; }
+			got=$(p510 report --stats -i "$in/$n.$t.data" 2>"$tmp/err" </dev/null | nsamples)
+			check "$n for $t: perf 5.10 counts $want samples (${got:-none}), no warning ($(head -1 "$tmp/err"))" \
+				[ "$want" = "$got" ] && [ ! -s "$tmp/err" ]
+			p510 script -i "$in/$n.$t.data" >/dev/null 2>"$tmp/err" </dev/null
+			w=$(have_perf && new_warnings "$tmp/err" "$f" || cat "$tmp/err")
+			check "$n for $t: perf 5.10 script prints no warning line perf 6.1 does not for the original (${w:-none})" [ -z "$w" ]
+		done
+	done
+	# What the shims avoid, as the issue found it: without attr-bits
+	# perf 5.10 warns; Debian 11's shows no sample of a compressed
+	# file (its build has no zstd), and fails on a pipe-format file
+	conv --target-perf=5.10 --no-shim=attr-bits "$TD/buildid-mmap.data" -o "$bd/bits.data"
+	p510 report --stats -i "$in/bits.data" >/dev/null 2>"$tmp/err" </dev/null
+	check "perf 5.10, without the attr-bits shim: 'Reserved bits are set unexpectedly'" \
+		grep -q 'Reserved bits are set unexpectedly' "$tmp/err"
+	conv --compress --target-perf=5.10 "$TD/zstd.data" -o "$bd/z.data"
+	got=$(p510 report --stats -i "$in/z.data" 2>/dev/null </dev/null | nsamples)
+	check "Debian 11's perf 5.10 (no zstd), compressed records: no sample (${got:-none})" [ "${got:-0}" -eq 0 ]
+	conv --pipe --target-perf=5.10 "$TD/fp.data" -o "$bd/p.data"
+	p510 report --stats -i "$in/p.data" >/dev/null 2>"$tmp/err" </dev/null
+	check "perf 5.10, a pipe-format file: report --stats fails ($(head -1 "$tmp/err"))" [ -s "$tmp/err" ]
+	# The route of docs/compat.md: a profile whose BUILD_ID entries carry
+	# process pids (perf 7.x), archived, unpacked and converted for
+	# Debian 11: perf 5.10 names the hot function from the archive's
+	# binaries, where the recorded path does not exist.
+	"$PD_BIN/pd-convert" -q --to=archive "$tmp/fp7.data" -o "$tmp/fp7.tar.zst"
+	"$PD_BIN/pd-convert" -q --from-archive --target-perf=debian11 "$tmp/fp7.tar.zst" -o "$bd/unpacked"
+	printf '[buildid]\n\tdir = %s/unpacked\n' "$in" >"$bd/perfconfig"
+	top=$(p510 report --stdio --no-children --sort sym -i "$in/unpacked/perf.data" 2>"$tmp/err" </dev/null |
+	      awk '/%/ { print $3; exit }')
+	check "archive route, --from-archive --target-perf=debian11: perf 5.10 names the hot function (${top:-none}), no warning" \
+		[ "$top" = inner_hot ] && [ ! -s "$tmp/err" ]
+	conv --target-perf=debian11 "$tmp/fp7.data" -o "$bd/fp7.data"
+	top=$(p510 report --stdio --no-children --sort sym -i "$in/fp7.data" 2>/dev/null </dev/null |
+	      awk '/%/ { print $3; exit }')
+	check "pid 4242 entries moved to the host: perf 5.10 finds burn by build id (${top:-none})" [ "$top" = inner_hot ]
+	conv --target-perf=debian11 --no-shim=build-id-pid "$tmp/fp7.data" -o "$bd/fp7.raw"
+	top=$(p510 report --stdio --no-children --sort sym -i "$in/fp7.raw" 2>/dev/null </dev/null |
+	      awk '/%/ { print $3; exit }')
+	check "(the same entries left under pid 4242: perf 5.10 shows raw addresses: ${top:-none})" \
+		sh -c "case '$top' in 0x*) exit 0 ;; *) exit 1 ;; esac"
+fi
 
 echo "1..$tap_n"

@@ -11,6 +11,8 @@
 #include <perfdata/compat.h>
 #include <perfdata/format.h>
 
+#include "../../compat/attr-bits.h"
+#include "../../compat/build-ids.h"
 #include "tap.h"
 
 static const struct pd_perf_target *T(const char *name)
@@ -160,6 +162,111 @@ static void check_resolve(void)
 			ok = 0;
 	}
 	CHECK(ok && n == 11, "11 distributions, each with a target, package, build note");
+}
+
+/* One BUILD_ID entry as perf writes it: header, pid, 24 id bytes, name. */
+static size_t bid_entry(uint8_t *p, uint16_t misc, int32_t pid, uint8_t id,
+			const char *name)
+{
+	uint16_t size = 36 + 64;
+
+	memset(p, 0, size);
+	memcpy(p + 4, &misc, 2);
+	memcpy(p + 6, &size, 2);
+	memcpy(p + 8, &pid, 4);
+	memset(p + 12, id, 20);
+	p[32] = 20;
+	strcpy((char *)p + 36, name);
+	return size;
+}
+
+static int32_t bid_pid(const uint8_t *p)
+{
+	int32_t pid;
+
+	memcpy(&pid, p + 8, 4);
+	return pid;
+}
+
+static uint16_t bid_misc(const uint8_t *p)
+{
+	uint16_t misc;
+
+	memcpy(&misc, p + 4, 2);
+	return misc;
+}
+
+/* The attr-bits and build-id-pid shims' rules (compat/attr-bits.c,
+ * compat/build-ids.c). */
+static void check_shim_rules(void)
+{
+	struct pd_attr a = { 0 };
+	struct pd_attr_bits rm = { 0 };
+	uint8_t sec[6 * 100];
+	uint64_t ch = 0, dr = 0;
+	size_t n = 0, size;
+
+	/* a perf 7.x attr for 5.10 */
+	a.flags = PD_ATTR_DISABLED | PD_ATTR_MMAP2 | PD_ATTR_TEXT_POKE |
+		  PD_ATTR_BUILD_ID | PD_ATTR_SIGTRAP;
+	a.read_format = PD_FORMAT_ID | PD_FORMAT_LOST;
+	a.sample_type = PD_SAMPLE_IP | PD_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = 1 | PD_BRANCH_HW_INDEX | (1ULL << 18) |
+			       PD_BRANCH_COUNTERS;
+	a.aux_action = 1;
+	a.reserved_2 = 5;
+	CHECK(pd__attr_bits_fit(T("5.10"), &a, &rm) &&
+	      a.flags == (PD_ATTR_DISABLED | PD_ATTR_MMAP2 | PD_ATTR_TEXT_POKE) &&
+	      rm.flags == (PD_ATTR_BUILD_ID | PD_ATTR_SIGTRAP),
+	      "attr-bits for 5.10: build_id and sigtrap go, text_poke stays");
+	CHECK(a.read_format == PD_FORMAT_ID && rm.read_format == PD_FORMAT_LOST,
+	      "attr-bits: read_format LOST goes when no sample reads it");
+	CHECK(a.branch_sample_type == (1 | PD_BRANCH_HW_INDEX | PD_BRANCH_COUNTERS) &&
+	      rm.branch == 1ULL << 18,
+	      "attr-bits: PRIV_SAVE goes; hw_idx and counters, which lay out samples, are the sample-type shim's");
+	CHECK(!a.aux_action && !a.reserved_2 && rm.aux_action == 1 && rm.reserved_2 == 5,
+	      "attr-bits: aux_action and reserved bytes cleared for 5.10");
+	memset(&rm, 0, sizeof(rm));
+	a.read_format = PD_FORMAT_LOST;
+	a.sample_type |= PD_SAMPLE_READ;
+	pd__attr_bits_fit(T("5.10"), &a, &rm);
+	CHECK(a.read_format == PD_FORMAT_LOST && !rm.read_format,
+	      "attr-bits: a sampled read_format is left to the sample-type shim");
+	a.flags = PD_ATTR_BUILD_ID;
+	a.aux_action = 7;
+	CHECK(!pd__attr_bits_fit(T("6.16"), &a, &rm) && a.aux_action == 7,
+	      "attr-bits for 6.16: build_id and aux_action known, nothing changes");
+
+	/* a perf 7.x table: two processes' entries for one DSO, a kernel
+	 * one, a guest one */
+	n += bid_entry(sec + n, PD_MISC_USER | PD_MISC_BUILD_ID_SIZE, 4242, 1, "/bin/burn");
+	n += bid_entry(sec + n, PD_MISC_USER | PD_MISC_BUILD_ID_SIZE, 4243, 1, "/bin/burn");
+	n += bid_entry(sec + n, PD_MISC_KERNEL | PD_MISC_BUILD_ID_SIZE, 0, 2, "[kernel.kallsyms]");
+	n += bid_entry(sec + n, PD_MISC_GUEST_USER | PD_MISC_BUILD_ID_SIZE, 7, 3, "/guest/bin");
+	size = pd__build_ids_fit(T("5.10"), sec, n, &ch, &dr);
+	CHECK(size == 3 * 100 && ch == 3 && dr == 1,
+	      "build-id-pid: 3 entries moved to the host, the duplicate dropped (%zu bytes, %llu, %llu)",
+	      size, (unsigned long long)ch, (unsigned long long)dr);
+	CHECK(bid_pid(sec) == -1 && bid_pid(sec + 100) == -1 &&
+	      bid_pid(sec + 200) == 7,
+	      "build-id-pid: user and kernel entries under -1, the guest's kept");
+	CHECK((bid_misc(sec) & PD_MISC_BUILD_ID_SIZE) &&
+	      !strcmp((const char *)sec + 136, "[kernel.kallsyms]"),
+	      "build-id-pid for 5.10: the build-id size flag stays (5.10 reads it)");
+	n = bid_entry(sec, PD_MISC_USER | PD_MISC_BUILD_ID_SIZE, 4242, 1, "/bin/burn");
+	ch = dr = 0;
+	pd__build_ids_fit(T("4.18"), sec, n, &ch, &dr);
+	CHECK(bid_pid(sec) == -1 && bid_misc(sec) == PD_MISC_USER,
+	      "build-id-pid for 4.18: the size flag cleared (a misc bit it does not know)");
+	CHECK(pd__build_id_pid(NULL, PD_MISC_USER, 99) == -1 &&
+	      pd__build_id_pid(NULL, PD_MISC_GUEST_KERNEL, 99) == 99,
+	      "no target: the host's pid for host entries, as perf up to 6.17 writes");
+	n = bid_entry(sec, PD_MISC_USER, 1, 1, "/x");
+	memcpy(sec + n, "\x01\x02", 2);
+	ch = dr = 0;
+	size = pd__build_ids_fit(T("5.10"), sec, n + 2, &ch, &dr);
+	CHECK(size == n + 2 && ch == 1 && !memcmp(sec + n, "\x01\x02", 2),
+	      "build-id-pid: a malformed tail is kept as it is");
 }
 
 int main(void)
@@ -406,5 +513,6 @@ int main(void)
 	      "RHEL 7 perf code is newer than upstream 3.10");
 
 	check_resolve();
+	check_shim_rules();
 	return tap_done();
 }
