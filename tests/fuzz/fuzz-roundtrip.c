@@ -9,7 +9,10 @@
  *
  * The last byte of the input picks the output (so that seeds stay whole
  * perf.data files): bits 0-1 compression (1 compress, 2 decompress, else
- * as the input), bit 2 the other byte order, bit 3 the other mode.
+ * as the input), bit 2 the other byte order, bit 3 the other mode. Bits
+ * 4-7, when not 0, pick a target too: the input is converted for it as
+ * well (every shim it needs), and what is written must open and read to
+ * its end.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -106,6 +109,44 @@ static void compare(struct pd_reader *a, struct pd_reader *b)
 			  pd_reader__nr_evsels(b));
 }
 
+/* The input converted for target number n (1..): written, read back. */
+static void for_target(const uint8_t *data, size_t size, unsigned int n,
+		       const char *path)
+{
+	const struct pd_perf_target *const *all = pd_perf_targets();
+	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1 };
+	const struct pd_event *ev;
+	struct pd_reader *a, *b;
+	char errmsg[512];
+	unsigned int i;
+
+	for (i = 0; all[i] && i + 1 < n; i++)
+		;
+	if (!all[i])
+		return;
+	co.target = all[i];
+	a = open_reader(NULL, data, size);
+	if (!a)
+		return;
+	unlink(path);
+	if (pd_convert(a, path, &co, NULL, errmsg, sizeof(errmsg))) {
+		pd_reader__close(a);
+		if (!access(path, F_OK))
+			fuzz_fail("failed conversion for %s (%s) left %s",
+				  all[i]->name, errmsg, path);
+		return;
+	}
+	pd_reader__close(a);
+	b = open_reader(path, NULL, 0);
+	if (!b)
+		fuzz_fail("the output for %s does not open: %s", all[i]->name,
+			  pd_reader__open_errmsg());
+	while (pd_reader__next(b, &ev) > 0)
+		;
+	pd_reader__close(b);
+	unlink(path);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char path[4096];
@@ -151,5 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pd_reader__close(a);
 	pd_reader__close(b);
 	unlink(path);
+	if (how >> 4)
+		for_target(data, size, how >> 4, path);
 	return 0;
 }
