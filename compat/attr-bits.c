@@ -25,9 +25,11 @@ static uint64_t known_read_format(const struct pd_perf_target *t)
 bool pd__attr_bits_fit(const struct pd_perf_target *t, struct pd_attr *a,
 		       struct pd_attr_bits *rm)
 {
-	uint64_t flags = a->flags & ~t->attr_flags;
+	/* a target made without them (0) states nothing: kept */
+	uint64_t flags = t->attr_flags ? a->flags & ~t->attr_flags : 0;
 	uint64_t rf = a->read_format & ~known_read_format(t);
-	uint64_t br = a->branch_sample_type & ~t->branch_filter;
+	uint64_t br = t->branch_filter ?
+		      a->branch_sample_type & ~t->branch_filter : 0;
 	uint32_t aux = a->aux_action & ~t->aux_action;
 	uint16_t res2 = a->reserved_2;
 

@@ -899,6 +899,9 @@ static int cache_load(const char *path, struct probed_target *pt)
 	t->branch_sample_type = n->branch_sample_type;
 	t->fails_on_attr = n->fails_on_attr;
 	t->fails_on_record = n->fails_on_record;
+	t->attr_flags = n->attr_flags;
+	t->branch_filter = n->branch_filter;
+	t->aux_action = n->aux_action;
 	return 0;
 }
 

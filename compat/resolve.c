@@ -2,9 +2,9 @@
 /*
  * From what a user calls their perf to the facts to convert with: a
  * target's name, a version ("5.15", "5.10.223"), what perf --version
- * prints, or a distribution. The one place that decides, so that every
- * caller (pd-convert's --target-perf, and the probing of a perf binary
- * that can extend it) places versions the same way.
+ * prints, a distribution, or the perf binary itself ("auto", a path:
+ * probed by probe.c). The one place that decides, so that every caller
+ * places versions the same way.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,6 +16,7 @@
 #include <perfdata/compat.h>
 
 #include "internal.h"
+#include "probe.h"
 
 static void trim(const char *in, char *out, size_t len)
 {
@@ -189,7 +190,25 @@ PD_EXPORT int pd_perf_target__resolve(const char *spec,
 	while (isspace((unsigned char)*v))
 		v++;
 
-	if ((d = pd_perf_distro__find(v))) {
+	if (pd_perf_target__is_binary(s)) {
+		/* the perf itself, asked (probe.c) */
+		t = pd__perf_target_binary(s);
+		if (t) {
+			from_target(&r, t, PD_TARGET_PROBED);
+			snprintf(r.name, sizeof(r.name), "%s", s);
+			snprintf(r.description, sizeof(r.description), "%s",
+				 t->description);
+			snprintf(r.note, sizeof(r.note), "%s: %s", s,
+				 t->description);
+			r.version = t->version;
+			err = 0;
+		} else {
+			snprintf(r.note, sizeof(r.note),
+				 "%s: not a perf that could be run and probed",
+				 s);
+			err = -ENOENT;
+		}
+	} else if ((d = pd_perf_distro__find(v))) {
 		err = from_distro(&r, d, s);
 	} else if ((t = pd_perf_target__find(v))) {
 		from_target(&r, t, PD_TARGET_NAMED);

@@ -215,7 +215,10 @@ struct pd_perf_resolved {
 /*
  * What --target-perf= names: a target's name, MAJOR.MINOR[.PATCH], the
  * line perf --version prints ("perf version 4.18.0-553.el8_10.x86_64": an
- * .elN suffix names RHEL N's perf), or a distribution (name or alias).
+ * .elN suffix names RHEL N's perf), a distribution (name or alias), or a
+ * perf binary ("auto", a path: pd_perf_target__is_binary()), probed once
+ * per process (PD_TARGET_PROBED; base is the probed target, kept for the
+ * process's life).
  * A version between two upstream targets gets the older one's facts, one
  * past the newest the newest's (how PD_TARGET_NEWER, with a note saying
  * so). Returns 0, -ENOENT for a name or version it cannot place (older
@@ -258,6 +261,7 @@ const struct pd_shim_info *pd_shims(size_t *nr);
 /* By name; NULL if unknown. */
 const struct pd_shim_info *pd_shim__find(const char *name);
 
+struct pd_build_id;
 struct pd_reader;
 struct pd_unwind_rewriter;
 
@@ -281,6 +285,15 @@ struct pd_convert_opts {
 	 * The caller keeps it, and its summary, after pd_convert().
 	 */
 	struct pd_unwind_rewriter *unwind;
+	/*
+	 * Build ids known from elsewhere (features.h; an archive's
+	 * manifest): a file-mode output's BUILD_ID table gets one for each
+	 * file the input names none for, so that perf finds the file in a
+	 * build-id cache where its recorded path is not (a pipe recording
+	 * carries no build ids). The caller keeps them. NULL: none.
+	 */
+	const struct pd_build_id *build_ids;
+	size_t nr_build_ids;
 };
 
 struct pd_convert_report {
