@@ -697,6 +697,56 @@ static size_t build_id_entry(const struct conv *c,
 	return size;
 }
 
+/* A file the input names a build id for: its BUILD_ID table, MMAP2s. */
+static bool has_build_id(const struct conv *c, const char *filename)
+{
+	const struct pd_features *f = pd_reader__features(c->r);
+	size_t i;
+
+	for (i = 0; f && i < f->build_ids.nr; i++)
+		if (f->build_ids.ids[i].filename &&
+		    !strcmp(f->build_ids.ids[i].filename, filename))
+			return true;
+	for (i = 0; i < c->nr_bids; i++)
+		if (!strcmp(c->bids[i].filename, filename))
+			return true;
+	return false;
+}
+
+/* The caller's build ids (pd_convert_opts.build_ids) the input lacks. */
+static int add_given_build_ids(struct conv *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->o->nr_build_ids; i++) {
+		const struct pd_build_id *g = &c->o->build_ids[i];
+		struct build_id_entry *b;
+
+		if (!g->filename || has_build_id(c, g->filename))
+			continue;
+		if (c->nr_bids == c->cap_bids) {
+			size_t n = c->cap_bids ? 2 * c->cap_bids : 64;
+
+			b = realloc(c->bids, n * sizeof(*b));
+			if (!b)
+				return -ENOMEM;
+			c->bids = b;
+			c->cap_bids = n;
+		}
+		b = &c->bids[c->nr_bids];
+		b->filename = strdup(g->filename);
+		if (!b->filename)
+			return -ENOMEM;
+		b->cpumode = g->misc & PD_MISC_CPUMODE_MASK;
+		b->pid = pd__build_id_pid(c->t, b->cpumode, g->pid);
+		b->size = g->size > 20 ? 20 : g->size;
+		memset(b->id, 0, sizeof(b->id));
+		memcpy(b->id, g->id, b->size);
+		c->nr_bids++;
+	}
+	return 0;
+}
+
 static int finish_build_ids(struct conv *c)
 {
 	const struct pd_features *f = pd_reader__features(c->r);
@@ -713,7 +763,12 @@ static int finish_build_ids(struct conv *c)
 		    !(c->t && on(c, PD_SHIM_FEATURES) &&
 		      !pd_perf_target__knows_feature(c->t, PD_FEAT_BUILD_ID));
 
-	if ((!c->nr_bids && !late) || !c->w || c->out_mode != PD_MODE_FILE)
+	if (!c->w || c->out_mode != PD_MODE_FILE)
+		return 0;
+	err = add_given_build_ids(c);
+	if (err)
+		return err;
+	if (!c->nr_bids && !late)
 		return 0;
 	if (f && f->raw[PD_FEAT_BUILD_ID].data)
 		old = f->raw[PD_FEAT_BUILD_ID].size;

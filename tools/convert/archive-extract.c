@@ -22,6 +22,7 @@
 #include <perfdata/features.h>
 
 #include "archive-make.h"
+#include "archive-manifest.h"
 #include "common/cli.h"
 
 static int copy_file(const char *src, const char *dst)
@@ -120,6 +121,8 @@ int archive_extract(struct pd_reader *r, const char *input, const char *dir,
 		    const struct pd_convert_opts *opts)
 {
 	struct pd_convert_opts co = *opts;
+	struct pd_build_id *bids;
+	size_t nr_bids;
 	const char *src = pd_reader__archive_dir(r);
 	struct pd_convert_report rep;
 	char s[4200], d[4200], errmsg[512], hx[41];
@@ -146,7 +149,16 @@ int archive_extract(struct pd_reader *r, const char *input, const char *dir,
 	snprintf(d, sizeof(d), "%s/perf.data", dir);
 	if (pd_cli_same_file(input, d))
 		pd_usage_error("the output would overwrite the input '%s'", input);
+	/* the archive's files by build id, for perf's build-id cache */
+	err = archive_manifest__build_ids(src, &bids, &nr_bids);
+	if (err) {
+		pd_err("%s/manifest: %s", src, strerror(-err));
+		return PD_EXIT_DATA;
+	}
+	co.build_ids = bids;
+	co.nr_build_ids = nr_bids;
 	err = pd_convert(r, d, &co, &rep, errmsg, sizeof(errmsg));
+	archive_manifest__free(bids, nr_bids);
 	if (err) {
 		pd_err("%s", errmsg[0] ? errmsg : pd_strerror(err));
 		return PD_EXIT_DATA;
