@@ -9,11 +9,15 @@
  * with the entry's pid; machine.c, machines__find(): -1, HOST_KERNEL_ID,
  * is the host, any other pid a guest machine, made on first sight) and
  * writes the machine's pid (build-id.c, machine__write_buildid_table() /
- * _cb() of 3.10, 5.12, 6.17: machine->pid, -1 for the host). perf 7.x
- * writes the process's pid instead (issue 18, its recordings): an older
- * perf then files the host's DSOs under guest machines, and perf report
- * finds no build id for them and shows raw addresses (checked with
+ * _cb() of 3.10, 5.12, 6.17: machine->pid, -1 for the host). An entry
+ * under a process's pid puts the host's DSO under a guest machine: perf
+ * report finds no build id for it and shows raw addresses (checked with
  * Debian 11's perf 5.10: named with -1, raw with the process's pid).
+ * That is what the converter wrote for perf 7.x profiles (issue 18):
+ * perf 7.x records build ids in MMAP2 records (--buildid-mmap is its
+ * default) and no BUILD_ID table, and the table made from them for older
+ * targets took each MMAP2's pid (16001 for testdata/newer/perf7.2-fp.data).
+ * Entries of any writer are put right here as well.
  *
  * misc: the cpumode, and from 5.10 PERF_RECORD_MISC_BUILD_ID_SIZE (the
  * size byte after the 20 id bytes is valid). Older perfs mask misc with

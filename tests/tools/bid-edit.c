@@ -4,9 +4,10 @@
  * order), in place; prints how many entries it changed, exit 1 when the
  * file has no BUILD_ID section.
  *
- *   bid-edit pid PID FILE   every user-space entry's pid set to PID, as
- *                           perf 7.x writes them (the process's pid, not
- *                           the host's -1)
+ *   bid-edit pid PID FILE   every user-space entry's pid set to PID (a
+ *                           process's pid, not the host's -1, as
+ *                           pd-convert made them from perf 7.x's MMAP2
+ *                           build ids before)
  *   bid-edit nokernel FILE  the kernel's entry renamed, so that the
  *                           profile names no kernel build id (as where
  *                           perf reads none)
