@@ -81,11 +81,11 @@ static const struct pd_perf_distro debian12 = {
 };
 
 /*
- * Debian 13 trixie: linux-perf 6.12.x (the 6.12 LTS kernel). Its perf
- * record -z writes COMPRESSED records (the recordings of issue 18), so it
- * is built with zstd; the package's build options were not read here.
- * 6.12 reads what 6.8 reads (checked in the 6.12.19 tree, see the 6.8
- * target).
+ * Debian 13 trixie: linux-perf 6.12.x (the 6.12 LTS kernel). Built with
+ * zstd: its perf record -z writes COMPRESSED records
+ * (testdata/newer/perf6.12-zstd-pipe.data), and the probe of its perf
+ * 6.12.117 (compat/probe.c, docs/compat.md) saw it read them. 6.12 reads
+ * what 6.8 reads (checked in the 6.12.19 tree, see the 6.8 target).
  */
 static const struct pd_perf_distro debian13 = {
 	.name = "debian13",
@@ -94,7 +94,7 @@ static const struct pd_perf_distro debian13 = {
 	.perf_version = "6.12.x",
 	.target = "6.8",
 	.build = PD_TGT_ZSTD,
-	.build_note = "zstd: on (its perf -z writes compressed records)",
+	.build_note = "zstd: on (its perf -z writes and reads compressed records)",
 	.aliases = ALIASES("trixie"),
 };
 

@@ -232,6 +232,17 @@ static void check_shim_rules(void)
 	pd__attr_bits_fit(T("5.10"), &a, &rm);
 	CHECK(a.read_format == PD_FORMAT_LOST && !rm.read_format,
 	      "attr-bits: a sampled read_format is left to the sample-type shim");
+	{
+		struct pd_perf_target z = *T("5.10");
+
+		z.attr_flags = z.branch_filter = 0;
+		a.flags = PD_ATTR_BUILD_ID | PD_ATTR_DISABLED;
+		a.branch_sample_type = 1ULL << 18;
+		CHECK(!pd__attr_bits_fit(&z, &a, &rm) &&
+		      a.flags == (PD_ATTR_BUILD_ID | PD_ATTR_DISABLED) &&
+		      a.branch_sample_type == 1ULL << 18,
+		      "attr-bits: a target stating no attr bits (0) keeps them all");
+	}
 	a.flags = PD_ATTR_BUILD_ID;
 	a.aux_action = 7;
 	CHECK(!pd__attr_bits_fit(T("6.16"), &a, &rm) && a.aux_action == 7,
