@@ -637,10 +637,41 @@ static int copy_features(struct conv *c)
 
 /* ---- build ids from MMAP2 ---- */
 
+/*
+ * A new entry of the converter's own BUILD_ID entries: the machine's pid,
+ * as perf writes it (build-ids.c). NULL when out of memory.
+ */
+static struct build_id_entry *new_build_id(struct conv *c, const char *filename,
+					   uint16_t cpumode, int32_t pid,
+					   const uint8_t *id, uint8_t size)
+{
+	struct build_id_entry *b;
+
+	if (c->nr_bids == c->cap_bids) {
+		size_t n = c->cap_bids ? 2 * c->cap_bids : 64;
+
+		b = realloc(c->bids, n * sizeof(*b));
+		if (!b)
+			return NULL;
+		c->bids = b;
+		c->cap_bids = n;
+	}
+	b = &c->bids[c->nr_bids];
+	b->filename = strdup(filename);
+	if (!b->filename)
+		return NULL;
+	b->cpumode = cpumode & PD_MISC_CPUMODE_MASK;
+	b->pid = pd__build_id_pid(c->t, b->cpumode, pid);
+	b->size = size > 20 ? 20 : size;
+	memset(b->id, 0, sizeof(b->id));
+	memcpy(b->id, id, b->size);
+	c->nr_bids++;
+	return b;
+}
+
 static bool add_build_id(struct conv *c, const struct pd_event *ev)
 {
 	const struct pd_mmap_event *m = &ev->u.mmap;
-	struct build_id_entry *b;
 	size_t i;
 
 	for (i = 0; i < c->nr_bids; i++)
@@ -648,27 +679,8 @@ static bool add_build_id(struct conv *c, const struct pd_event *ev)
 		    !memcmp(c->bids[i].id, m->build_id, m->build_id_size) &&
 		    !strcmp(c->bids[i].filename, m->filename))
 			return false;
-	if (c->nr_bids == c->cap_bids) {
-		size_t n = c->cap_bids ? 2 * c->cap_bids : 64;
-
-		b = realloc(c->bids, n * sizeof(*b));
-		if (!b)
-			return false;
-		c->bids = b;
-		c->cap_bids = n;
-	}
-	b = &c->bids[c->nr_bids];
-	b->filename = strdup(m->filename);
-	if (!b->filename)
-		return false;
-	b->cpumode = ev->misc & PD_MISC_CPUMODE_MASK;
-	/* the machine's pid, as perf writes it (build-ids.c) */
-	b->pid = pd__build_id_pid(c->t, b->cpumode, m->pid);
-	b->size = m->build_id_size > 20 ? 20 : m->build_id_size;
-	memset(b->id, 0, sizeof(b->id));
-	memcpy(b->id, m->build_id, b->size);
-	c->nr_bids++;
-	return true;
+	return new_build_id(c, m->filename, ev->misc, m->pid, m->build_id,
+			    m->build_id_size) != NULL;
 }
 
 /*
@@ -720,29 +732,11 @@ static int add_given_build_ids(struct conv *c)
 
 	for (i = 0; i < c->o->nr_build_ids; i++) {
 		const struct pd_build_id *g = &c->o->build_ids[i];
-		struct build_id_entry *b;
 
 		if (!g->filename || has_build_id(c, g->filename))
 			continue;
-		if (c->nr_bids == c->cap_bids) {
-			size_t n = c->cap_bids ? 2 * c->cap_bids : 64;
-
-			b = realloc(c->bids, n * sizeof(*b));
-			if (!b)
-				return -ENOMEM;
-			c->bids = b;
-			c->cap_bids = n;
-		}
-		b = &c->bids[c->nr_bids];
-		b->filename = strdup(g->filename);
-		if (!b->filename)
+		if (!new_build_id(c, g->filename, g->misc, g->pid, g->id, g->size))
 			return -ENOMEM;
-		b->cpumode = g->misc & PD_MISC_CPUMODE_MASK;
-		b->pid = pd__build_id_pid(c->t, b->cpumode, g->pid);
-		b->size = g->size > 20 ? 20 : g->size;
-		memset(b->id, 0, sizeof(b->id));
-		memcpy(b->id, g->id, b->size);
-		c->nr_bids++;
 	}
 	return 0;
 }
