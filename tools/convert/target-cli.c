@@ -52,6 +52,7 @@ void target_cli__list(FILE *f)
 "Any version works too (5.15, 5.10.223, or what perf --version prints): one\n"
 "between two above reads as the older one; one past %s reads as %s, with\n"
 "a warning. A version ending in .elN (4.18.0-553.el8_10) is RHEL N's perf.\n"
+"A perf binary works too: 'auto' ($PERF, else perf on PATH) or a path, probed.\n"
 "\n", newest->name, newest->name);
 	fprintf(f, "%-12s %-16s %-8s %-5s %s\n", "distribution", "perf",
 		"reads-as", "zstd", "package, build; other names");
