@@ -198,6 +198,8 @@ static void choose_shims(struct conv *c)
 			s |= 1ULL << PD_SHIM_MMAP2_BUILD_ID;
 		if (!pd_perf_target__knows_record(t, PD_RECORD_MMAP2))
 			s |= 1ULL << PD_SHIM_MMAP2_TO_MMAP;
+		if (!(t->flags & PD_TGT_KERNEL_MMAP2))
+			s |= 1ULL << PD_SHIM_KERNEL_MMAP2;
 		if (!(t->flags & PD_TGT_CPU_MAP_RANGE))
 			s |= 1ULL << PD_SHIM_CPU_MAP_RANGE;
 		if (t->version < PD_PERF_VERSION(6, 0))
@@ -669,17 +671,45 @@ static struct build_id_entry *new_build_id(struct conv *c, const char *filename,
 	return b;
 }
 
+/*
+ * The name a BUILD_ID entry gives the DSO an MMAP2 maps: the kernel map
+ * is named after the machine's kernel DSO and the symbol its pgoff is
+ * the address of ("[kernel.kallsyms]_text"), while perf's BUILD_ID
+ * table, and the build-id cache perf looks the kallsyms up in, name the
+ * DSO alone ("[kernel.kallsyms]", "[guest.kernel.kallsyms.PID]"). The
+ * name is cut after its ']' into buf.
+ */
+static const char *build_id_name(const struct pd_event *ev, char *buf,
+				 size_t len)
+{
+	const char *name = ev->u.mmap.filename, *end;
+	uint16_t cpumode = ev->misc & PD_MISC_CPUMODE_MASK;
+
+	if ((cpumode != PD_MISC_KERNEL && cpumode != PD_MISC_GUEST_KERNEL) ||
+	    (strncmp(name, "[kernel.kallsyms]", 17) &&
+	     strncmp(name, "[guest.kernel.kallsyms", 22)))
+		return name;
+	end = strchr(name, ']');
+	if (!end || (size_t)(end - name) + 2 > len)
+		return name;
+	memcpy(buf, name, end - name + 1);
+	buf[end - name + 1] = '\0';
+	return buf;
+}
+
 static bool add_build_id(struct conv *c, const struct pd_event *ev)
 {
 	const struct pd_mmap_event *m = &ev->u.mmap;
+	char buf[64];
+	const char *name = build_id_name(ev, buf, sizeof(buf));
 	size_t i;
 
 	for (i = 0; i < c->nr_bids; i++)
 		if (c->bids[i].size == m->build_id_size &&
 		    !memcmp(c->bids[i].id, m->build_id, m->build_id_size) &&
-		    !strcmp(c->bids[i].filename, m->filename))
+		    !strcmp(c->bids[i].filename, name))
 			return false;
-	return new_build_id(c, m->filename, ev->misc, m->pid, m->build_id,
+	return new_build_id(c, name, ev->misc, m->pid, m->build_id,
 			    m->build_id_size) != NULL;
 }
 
@@ -890,9 +920,21 @@ static int shim_mmap2_build_id(struct conv *c, const struct pd_event *ev,
 	return 0;
 }
 
+/*
+ * The kernel's or a module's MMAP2: the cpumodes for which perf's
+ * machine__process_mmap2_event() takes the kernel path.
+ */
+static bool kernel_mmap2(const struct pd_event *ev)
+{
+	uint16_t cpumode = ev->misc & PD_MISC_CPUMODE_MASK;
+
+	return ev->type == PD_RECORD_MMAP2 &&
+	       (cpumode == PD_MISC_KERNEL || cpumode == PD_MISC_GUEST_KERNEL);
+}
+
 /* MMAP2 to MMAP: pid, tid, start, len, pgoff, filename, trailer. */
 static size_t shim_mmap2_to_mmap(struct conv *c, const struct pd_event *ev,
-				 uint8_t *rec)
+				 uint8_t *rec, enum pd_shim shim)
 {
 	size_t name_len = strlen(ev->u.mmap.filename) + 1;
 	size_t body = 8 + 32 + PD_ALIGN(name_len, 8);
@@ -901,7 +943,7 @@ static size_t shim_mmap2_to_mmap(struct conv *c, const struct pd_event *ev,
 	memcpy(rec + 4, &(uint16_t){ ev->misc & ~PD_MISC_MMAP_BUILD_ID }, 2);
 	memmove(rec + 40, ev->u.mmap.filename, name_len);
 	memset(rec + 40 + name_len, 0, body - 40 - name_len);
-	c->rep->changed[PD_SHIM_MMAP2_TO_MMAP]++;
+	c->rep->changed[shim]++;
 	return body;
 }
 
@@ -1041,9 +1083,20 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 	if (ev->type == PD_RECORD_AUXTRACE &&
 	    !(c->t && on(c, PD_SHIM_DROP_RECORDS) && !knows_record(c, ev->type)))
 		return write_aux(c, ev);
-	if (ev->type == PD_RECORD_MMAP2 && on(c, PD_SHIM_MMAP2_TO_MMAP)) {
+	if (ev->type == PD_RECORD_MMAP2 &&
+	    (on(c, PD_SHIM_MMAP2_TO_MMAP) ||
+	     (on(c, PD_SHIM_KERNEL_MMAP2) && kernel_mmap2(ev)))) {
 		memcpy(rec, ev->raw, size);
-		body = shim_mmap2_to_mmap(c, ev, rec);
+		/* an MMAP has no room for it: into the BUILD_ID table */
+		if (ev->misc & PD_MISC_MMAP_BUILD_ID) {
+			err = shim_mmap2_build_id(c, ev, rec);
+			if (err)
+				return err;
+		}
+		body = shim_mmap2_to_mmap(c, ev, rec,
+					  on(c, PD_SHIM_MMAP2_TO_MMAP) ?
+					  PD_SHIM_MMAP2_TO_MMAP :
+					  PD_SHIM_KERNEL_MMAP2);
 		size = append_trailer(c, ev, oe, rec, body);
 		if (set_size(rec, size))
 			return -PD_ERR_TOO_BIG;

@@ -26,6 +26,8 @@ static const struct pd_shim_info shims[] = {
 	  "MMAP2 records with a build id to the dev/inode form, build ids into the BUILD_ID feature" },
 	{ PD_SHIM_MMAP2_TO_MMAP, "mmap2-to-mmap",
 	  "MMAP2 records to MMAP records" },
+	{ PD_SHIM_KERNEL_MMAP2, "kernel-mmap2",
+	  "the kernel's and modules' MMAP2 records to MMAP records (perf before 5.11 makes no kernel map from an MMAP2; user-space MMAP2s stay)" },
 	{ PD_SHIM_CPU_MAP_RANGE, "cpu-map-range",
 	  "CPU maps in the RANGE encoding to a list of CPUs" },
 	{ PD_SHIM_FINISHED_INIT, "finished-init",

@@ -455,7 +455,16 @@ static const struct pd_perf_target t_5_10 = {
 	 * header.c (v5.10.13): a HEADER_BUILD_ID with misc BUILD_ID_SIZE
 	 * uses its size byte (already in 5.10, not 5.11 as compat.h says);
 	 * lib/perf event.h + tsc.c (v5.10.13): TIME_CONV has time_cycles,
-	 * time_mask and the caps; builtin-report.c: "wrong feature ID"
+	 * time_mask and the caps; builtin-report.c: "wrong feature ID".
+	 * No PD_TGT_KERNEL_MMAP2: machine.c (v5.10.13),
+	 * machine__process_mmap2_event() hands a KERNEL or GUEST_KERNEL
+	 * MMAP2 to machine__process_kernel_mmap_event(), which reads
+	 * event->mmap.filename, start, len and pgoff: the name at MMAP's
+	 * offset 40, where an MMAP2 has maj/min or its build id. So a
+	 * kernel MMAP2 ("[kernel.kallsyms]_text", perf 5.12+ with
+	 * --buildid-mmap, 7.x always) is neither the kernel map nor a
+	 * module's. The same code is in every older tree read (4.3,
+	 * 4.18, 4.19, rhel7, rhel8).
 	 */
 	.flags = PD_TGT_BUILD_ID_SIZE | PD_TGT_TIME_CONV_EXT |
 		 PD_TGT_PIPE_FEATURE_ID_FATAL,
@@ -496,10 +505,18 @@ static const struct pd_perf_target t_5_14 = {
 	/*
 	 * header.c (v5.14-rc5): BUILD_ID_SIZE; machine.c: MMAP2 with misc
 	 * MMAP_BUILD_ID; tsc.c: TIME_CONV extension; builtin-report.c:
-	 * "wrong feature ID"
+	 * "wrong feature ID". machine.c (v5.14-rc5),
+	 * machine__process_mmap2_event(): a kernel MMAP2's start, len,
+	 * pgoff and filename go into a struct extra_kernel_map for
+	 * machine__process_kernel_mmap_event(), so it makes the kernel
+	 * or module map (since 5.11: Jiri Olsa's "perf tools: Use struct
+	 * extra_kernel_map in machine__process_kernel_mmap_event", posted
+	 * 2020-11, after 5.10; the same in 5.15.85, 6.1, 6.6.9, 6.8.1,
+	 * 6.12.19 and 6.17)
 	 */
 	.flags = PD_TGT_BUILD_ID_SIZE | PD_TGT_MMAP2_BUILD_ID |
-		 PD_TGT_TIME_CONV_EXT | PD_TGT_PIPE_FEATURE_ID_FATAL,
+		 PD_TGT_KERNEL_MMAP2 | PD_TGT_TIME_CONV_EXT |
+		 PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
 	/*
@@ -531,7 +548,8 @@ static const struct pd_perf_target t_rhel9 = {
 	.user_record_max = 82,
 	.last_feature = 32,
 	.flags = PD_TGT_BUILD_ID_SIZE | PD_TGT_MMAP2_BUILD_ID |
-		 PD_TGT_TIME_CONV_EXT | PD_TGT_PIPE_FEATURE_ID_FATAL,
+		 PD_TGT_KERNEL_MMAP2 | PD_TGT_TIME_CONV_EXT |
+		 PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
 	/*
@@ -564,7 +582,8 @@ static const struct pd_perf_target t_6_1 = {
 	 * entries with machine_pid/vcpu; plus the 5.14 flags
 	 */
 	.flags = PD_TGT_BUILD_ID_SIZE | PD_TGT_MMAP2_BUILD_ID |
-		 PD_TGT_CPU_MAP_RANGE | PD_TGT_TIME_CONV_EXT |
+		 PD_TGT_KERNEL_MMAP2 | PD_TGT_CPU_MAP_RANGE |
+		 PD_TGT_TIME_CONV_EXT |
 		 PD_TGT_ID_INDEX_EXT | PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
 	.fails_on_record = FAIL_RECORD,
@@ -598,7 +617,8 @@ static const struct pd_perf_target t_6_6 = {
 	 * attr.size (perf_record_header_attr_id()); plus the 6.1 flags
 	 */
 	.flags = PD_TGT_PIPE_ATTR_BY_SIZE | PD_TGT_BUILD_ID_SIZE |
-		 PD_TGT_MMAP2_BUILD_ID | PD_TGT_CPU_MAP_RANGE |
+		 PD_TGT_MMAP2_BUILD_ID | PD_TGT_KERNEL_MMAP2 |
+		 PD_TGT_CPU_MAP_RANGE |
 		 PD_TGT_TIME_CONV_EXT | PD_TGT_ID_INDEX_EXT |
 		 PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
@@ -636,7 +656,8 @@ static const struct pd_perf_target t_6_8 = {
 	/* header.c (v6.8.1): ids after attr.size; builtin-report.c: "wrong
 	 * feature ID"; plus the 6.1 flags */
 	.flags = PD_TGT_PIPE_ATTR_BY_SIZE | PD_TGT_BUILD_ID_SIZE |
-		 PD_TGT_MMAP2_BUILD_ID | PD_TGT_CPU_MAP_RANGE |
+		 PD_TGT_MMAP2_BUILD_ID | PD_TGT_KERNEL_MMAP2 |
+		 PD_TGT_CPU_MAP_RANGE |
 		 PD_TGT_TIME_CONV_EXT | PD_TGT_ID_INDEX_EXT |
 		 PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
@@ -679,7 +700,8 @@ static const struct pd_perf_target t_6_16 = {
 	 * it are skipped too: converting still drops unknown types.
 	 */
 	.flags = PD_TGT_PIPE_ATTR_BY_SIZE | PD_TGT_BUILD_ID_SIZE |
-		 PD_TGT_MMAP2_BUILD_ID | PD_TGT_CPU_MAP_RANGE |
+		 PD_TGT_MMAP2_BUILD_ID | PD_TGT_KERNEL_MMAP2 |
+		 PD_TGT_CPU_MAP_RANGE |
 		 PD_TGT_SKIPS_UNKNOWN_USER | PD_TGT_TIME_CONV_EXT |
 		 PD_TGT_ID_INDEX_EXT | PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,

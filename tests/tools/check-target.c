@@ -7,8 +7,8 @@
  * for readers that place HEADER_ATTR ids by their own struct size,
  * exactly that size); sample_type, read_format and layout-changing
  * branch bits within what it decodes; every record type known to it;
- * every feature known to it; MMAP2 build-id and CPU-map RANGE forms only
- * for readers that know them; no attr flag, read_format, branch filter,
+ * every feature known to it; MMAP2 build-id and CPU-map RANGE forms and
+ * kernel MMAP2s only for readers that know them; no attr flag, read_format, branch filter,
  * aux_action or reserved bit it does not know; BUILD_ID entries of host
  * DSOs under the host's pid (-1); no compressed records for a perf built
  * without zstd. TARGET is anything --target-perf takes.
@@ -111,6 +111,12 @@ int main(int argc, char **argv)
 		if (ev->type == PD_RECORD_MMAP2 && ev->u.mmap.has_build_id &&
 		    !(t->flags & PD_TGT_MMAP2_BUILD_ID))
 			VIOLATION("offset 0x%llx: MMAP2 with a build id",
+				  (unsigned long long)ev->offset);
+		if (ev->type == PD_RECORD_MMAP2 &&
+		    ((ev->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL ||
+		     (ev->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_GUEST_KERNEL) &&
+		    !(t->flags & PD_TGT_KERNEL_MMAP2))
+			VIOLATION("offset 0x%llx: a kernel MMAP2",
 				  (unsigned long long)ev->offset);
 		if (ev->type == PD_RECORD_CPU_MAP && ev->u.cpu_map.encoding == 2 &&
 		    !(t->flags & PD_TGT_CPU_MAP_RANGE))

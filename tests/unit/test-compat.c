@@ -6,10 +6,16 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <perfdata/compat.h>
+#include <perfdata/features.h>
 #include <perfdata/format.h>
+#include <perfdata/reader.h>
+#include <perfdata/writer.h>
 
 #include "../../compat/attr-bits.h"
 #include "../../compat/build-ids.h"
@@ -280,6 +286,132 @@ static void check_shim_rules(void)
 	      "build-id-pid: a malformed tail is kept as it is");
 }
 
+/*
+ * An MMAP2 as perf 7.x writes them, with a build id: misc cpumode |
+ * MMAP_BUILD_ID, no sample_id trailer (the attr has no sample_id_all).
+ */
+static int put_mmap2(struct pd_writer *w, const struct pd_attr *a,
+		     uint16_t cpumode, int32_t pid, uint64_t start,
+		     uint8_t id, const char *name)
+{
+	uint8_t b[8 + 64 + 32] = { 0 };
+	uint32_t type = PD_RECORD_MMAP2, p = (uint32_t)pid;
+	uint16_t misc = cpumode | PD_MISC_MMAP_BUILD_ID, size = sizeof(b);
+	uint64_t len = 0x100000;
+
+	memcpy(b, &type, 4);
+	memcpy(b + 4, &misc, 2);
+	memcpy(b + 6, &size, 2);
+	memcpy(b + 8, &p, 4);
+	memcpy(b + 12, &p, 4);
+	memcpy(b + 16, &start, 8);
+	memcpy(b + 24, &len, 8);
+	memcpy(b + 32, &start, 8);	/* pgoff: the kernel's _text */
+	b[40] = 20;
+	memset(b + 44, id, 20);
+	memcpy(b + 72, name, strlen(name));
+	return pd_writer__write(w, b, a);
+}
+
+/* Converted for target: the records' types in order, the BUILD_ID
+ * table's names; -1 if the conversion failed. */
+static int convert_mmaps(const char *in, const char *target, uint64_t shims_remove,
+			 uint32_t *types, const char **kernel_bid_name)
+{
+	char out[] = "/tmp/test-compat-out.XXXXXX", err[256];
+	struct pd_convert_opts o = {
+		.sz = sizeof(o), .target = T(target), .mode = -1,
+		.shims_remove = shims_remove,
+	};
+	struct pd_convert_report rep;
+	const struct pd_features *f;
+	const struct pd_event *ev;
+	struct pd_reader *r;
+	int fd = mkstemp(out), n = 0;
+	size_t i;
+	static char name[64];
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	r = pd_reader__open(in, NULL);
+	if (!r || pd_convert(r, out, &o, &rep, err, sizeof(err))) {
+		pd_reader__close(r);
+		unlink(out);
+		return -1;
+	}
+	pd_reader__close(r);
+	r = pd_reader__open(out, NULL);
+	while (r && pd_reader__next(r, &ev) > 0 && n < 8)
+		types[n++] = ev->type;
+	*kernel_bid_name = NULL;
+	f = r ? pd_reader__features(r) : NULL;
+	for (i = 0; f && i < f->build_ids.nr; i++)
+		if ((f->build_ids.ids[i].misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL &&
+		    f->build_ids.ids[i].filename) {
+			snprintf(name, sizeof(name), "%s", f->build_ids.ids[i].filename);
+			*kernel_bid_name = name;
+		}
+	pd_reader__close(r);
+	unlink(out);
+	return n;
+}
+
+/*
+ * kernel-mmap2: perf 7.x's kernel map is an MMAP2, which perf before
+ * 5.11 does not take for the kernel map; it becomes an MMAP for those
+ * (its build id in the BUILD_ID table, under the kernel DSO's name),
+ * user-space MMAP2s stay MMAP2s for any target that reads them.
+ */
+static void check_kernel_mmap2(void)
+{
+	char in[] = "/tmp/test-compat-in.XXXXXX";
+	struct pd_writer_opts wo = { .sz = sizeof(wo), .mode = PD_MODE_FILE };
+	struct pd_attr a = {
+		.type = PD_TYPE_SOFTWARE, .sample_period = 1,
+		.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID,
+		.flags = PD_ATTR_MMAP | PD_ATTR_MMAP2,
+	};
+	uint64_t id = 1;
+	uint32_t types[8] = { 0 };
+	const char *kname;
+	struct pd_writer *w;
+	int fd = mkstemp(in), n, ok;
+
+	if (fd < 0) {
+		CHECK(0, "kernel-mmap2: a temporary file");
+		return;
+	}
+	close(fd);
+	w = pd_writer__open(in, &wo);
+	ok = w && !pd_writer__add_evsel(w, &a, PD_ATTR_SIZE_VER5, &id, 1) &&
+	     !put_mmap2(w, &a, PD_MISC_KERNEL, -1, 0xffffffff81000000ULL, 0xaa,
+			"[kernel.kallsyms]_text") &&
+	     !put_mmap2(w, &a, PD_MISC_USER, 42, 0x400000, 0xbb, "/bin/burn") &&
+	     !pd_writer__finish(w);
+	pd_writer__free(w);
+	CHECK(ok, "kernel-mmap2: the input is written");
+
+	n = convert_mmaps(in, "5.10", 0, types, &kname);
+	CHECK(n == 2 && types[0] == PD_RECORD_MMAP && types[1] == PD_RECORD_MMAP2,
+	      "kernel-mmap2 for 5.10: the kernel's MMAP2 an MMAP, burn's kept (%d: %u %u)",
+	      n, types[0], types[1]);
+	CHECK(kname && !strcmp(kname, "[kernel.kallsyms]"),
+	      "kernel-mmap2 for 5.10: the kernel's build id under [kernel.kallsyms] (%s)",
+	      kname ? kname : "none");
+	n = convert_mmaps(in, "5.10", 1ULL << PD_SHIM_KERNEL_MMAP2, types, &kname);
+	CHECK(n == 2 && types[0] == PD_RECORD_MMAP2,
+	      "--no-shim=kernel-mmap2: the kernel's MMAP2 kept");
+	n = convert_mmaps(in, "6.1", 0, types, &kname);
+	CHECK(n == 2 && types[0] == PD_RECORD_MMAP2 && types[1] == PD_RECORD_MMAP2,
+	      "kernel-mmap2 for 6.1: off, both MMAP2s kept");
+	n = convert_mmaps(in, "3.10", 0, types, &kname);
+	CHECK(n == 2 && types[0] == PD_RECORD_MMAP && types[1] == PD_RECORD_MMAP &&
+	      kname && !strcmp(kname, "[kernel.kallsyms]"),
+	      "3.10 (no MMAP2 at all): both MMAPs, the build ids kept in the table");
+	unlink(in);
+}
+
 int main(void)
 {
 	const struct pd_perf_target *const *all = pd_perf_targets();
@@ -502,6 +634,15 @@ int main(void)
 	CHECK(!(T("5.10")->flags & PD_TGT_MMAP2_BUILD_ID) &&
 	      (T("5.14")->flags & PD_TGT_MMAP2_BUILD_ID),
 	      "MMAP2 build ids: not 5.10, 5.14");
+	CHECK(!(T("5.10")->flags & PD_TGT_KERNEL_MMAP2) &&
+	      !(T("rhel8")->flags & PD_TGT_KERNEL_MMAP2) &&
+	      (T("5.14")->flags & PD_TGT_KERNEL_MMAP2) &&
+	      (T("rhel9")->flags & PD_TGT_KERNEL_MMAP2) &&
+	      (T("6.16")->flags & PD_TGT_KERNEL_MMAP2),
+	      "a kernel MMAP2 makes the kernel map: not 5.10, rhel8; 5.14, rhel9, 6.16");
+	CHECK(pd_shim__find("kernel-mmap2") &&
+	      pd_shim__find("kernel-mmap2")->id == PD_SHIM_KERNEL_MMAP2,
+	      "the kernel-mmap2 shim by name");
 	CHECK(!(T("5.4")->flags & PD_TGT_TIME_CONV_EXT) &&
 	      (T("5.10")->flags & PD_TGT_TIME_CONV_EXT) &&
 	      (T("5.10")->flags & PD_TGT_BUILD_ID_SIZE),
@@ -525,5 +666,6 @@ int main(void)
 
 	check_resolve();
 	check_shim_rules();
+	check_kernel_mmap2();
 	return tap_done();
 }

@@ -63,6 +63,14 @@ enum pd_target_flag {
 	 */
 	PD_TGT_ZSTD			= 1U << 11,
 	PD_TGT_NO_ZSTD			= 1U << 12,
+	/*
+	 * A kernel or module MMAP2 (cpumode KERNEL or GUEST_KERNEL) makes
+	 * the kernel's or the module's map (5.11+). Before, the kernel
+	 * MMAP2 path reads the record's name where MMAP has it, over
+	 * MMAP2's dev/inode or build id: no kernel map is made, and perf
+	 * report warns "Kernel address maps ... were restricted".
+	 */
+	PD_TGT_KERNEL_MMAP2		= 1U << 13,
 };
 
 struct pd_perf_target {
@@ -247,6 +255,7 @@ enum pd_shim {
 	PD_SHIM_UNWIND,		/* "unwind" */
 	PD_SHIM_ATTR_BITS,	/* "attr-bits" */
 	PD_SHIM_BUILD_ID_PID,	/* "build-id-pid" */
+	PD_SHIM_KERNEL_MMAP2,	/* "kernel-mmap2" */
 	PD_SHIM__MAX,
 };
 
