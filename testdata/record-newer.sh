@@ -9,7 +9,9 @@
 #
 # User-space samples only (cpu-clock:u): the chroot runs this machine's
 # kernel, whose symbols another machine has not got; these files are
-# about what the newer perf writes, not about kernels.
+# about what the newer perf writes, not about kernels. One exception,
+# perf 7.x's kernel map (an MMAP2): its -kernel file samples the kernel
+# too; run trim-kallsyms.sh on it (converted for 6.1) for kallsyms/.
 #
 # Each file's sample count as its own perf counts it goes to
 # newer/samples ("FILE N"), the tests' reference (t0160). perf 6.12 and
@@ -62,6 +64,7 @@ for suite in trixie sid; do
 		record "$c" "perf$v-zstd.data" --no-buildid-cache -z -g -e cpu-clock:u -F 499 bin/burn 100
 		record "$c" "perf$v-dwarf.data" --no-buildid-cache --call-graph dwarf,1024 -e cpu-clock:u -F 199 bin/burn-nofp 100
 		record "$c" "perf$v-pipe.data" --no-buildid-cache -g -e cpu-clock:u -F 499 -o - bin/burn 100
+		record "$c" "perf$v-kernel.data" --no-buildid-cache -g -e cpu-clock -F 499 bin/burn 100
 		;;
 	esac
 	echo "$suite: $(chroot "$c" perf --version), kernel $(uname -r)" >>newer/samples.new.ver

@@ -533,6 +533,26 @@ else
 		      awk '/%/ { print $3; exit }')
 		check "newer/$n for debian11: perf 5.10 names burn's hot function (${top:-none})" [ "$top" = inner_hot ]
 	done <"$TD/newer/samples"
+	# perf 7.x's kernel map is an MMAP2, which perf 5.10 takes for no
+	# map ("Kernel address maps ... were restricted", raw kernel
+	# addresses): kernel-mmap2 makes it an MMAP, and only it
+	k=perf7.2-kernel.data
+	"$PD_BIN/pd-convert" --explain --target-perf=debian11 "$TD/newer/$k" >"$tmp/ex"
+	check "newer/$k for debian11: kernel-mmap2 changes its one kernel MMAP2, mmap2-to-mmap is off" \
+		grep -q '^shim kernel-mmap2 *applies: 1 changed' "$tmp/ex" && ! grep -q '^shim mmap2-to-mmap' "$tmp/ex"
+	"$PD_BIN/pd-info" --dump "$bd/$k.debian11" >"$tmp/dump"
+	check "newer/$k for debian11: the kernel map an MMAP, burn's map still an MMAP2" \
+		grep -q 'PERF_RECORD_MMAP(.*\[kernel.kallsyms\]_text' "$tmp/dump" &&
+		grep -q 'PERF_RECORD_MMAP2(.*testdata/bin/burn' "$tmp/dump"
+	for t in debian11 5.10; do
+		p510 report --stdio --no-children --sort sym -g none -i "$in/$k.$t" >"$tmp/rep" 2>"$tmp/err" </dev/null
+		check "newer/$k for $t: perf 5.10 report prints no warning ($(head -1 "$tmp/err")) and names a kernel function" \
+			[ ! -s "$tmp/err" ] && grep -q '\[k\] [a-z_]' "$tmp/rep"
+	done
+	conv --target-perf=debian11 --no-shim=kernel-mmap2 "$TD/newer/$k" -o "$bd/k0.data"
+	p510 report --stdio --no-children --sort sym -g none -i "$in/k0.data" >"$tmp/rep" 2>"$tmp/err" </dev/null
+	check "(without kernel-mmap2: perf 5.10 warns 'Kernel address maps ... were restricted', kernel addresses raw)" \
+		grep -q 'Kernel address maps' "$tmp/err" && ! grep -q '\[k\] [a-z_]' "$tmp/rep"
 	# What the shims avoid, as the issue found it: without attr-bits
 	# perf 5.10 warns; Debian 11's shows no sample of a compressed
 	# file (its build has no zstd), and fails on a pipe-format file
