@@ -1097,7 +1097,25 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 					  on(c, PD_SHIM_MMAP2_TO_MMAP) ?
 					  PD_SHIM_MMAP2_TO_MMAP :
 					  PD_SHIM_KERNEL_MMAP2);
-		size = append_trailer(c, ev, oe, rec, body);
+		if (oe) {
+			size = append_trailer(c, ev, oe, rec, body);
+		} else {
+			/*
+			 * No event of its own: perf's synthesized kernel
+			 * map has a sample_id of zeros (id 0, which perf
+			 * gives the first event). Its trailer, the bytes
+			 * past MMAP2's name, goes along as it is: the
+			 * reader parses it from the record's end.
+			 */
+			size_t end = 72 + PD_ALIGN(strlen(ev->u.mmap.filename) + 1, 8);
+
+			size = body;
+			if (end < ev->size) {
+				memcpy(rec + body, (const uint8_t *)ev->raw + end,
+				       ev->size - end);
+				size += ev->size - end;
+			}
+		}
 		if (set_size(rec, size))
 			return -PD_ERR_TOO_BIG;
 		return write_rec(c, rec, a);
