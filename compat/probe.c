@@ -10,8 +10,9 @@
  * own writer; what it prints decides. The result is a struct
  * pd_perf_target made at run time: the facts of the nearest known target
  * (by the version the binary reports), with what the probes showed
- * written over them. The facts not probed (sample_type, read_format and
- * branch bits, pipe attr layout) stay the nearest target's.
+ * written over them (attr flag bits and whether a kernel MMAP2 makes the
+ * kernel map included). The facts not probed (sample_type, read_format
+ * and branch bits, pipe attr layout) stay the nearest target's.
  *
  * Probing takes a few dozen runs of perf; the result is cached under
  * $XDG_CACHE_HOME/perfdata/ (~/.cache/perfdata/), keyed by the binary's
@@ -46,7 +47,10 @@
 
 /* Bump when the probes or the cache format change: old entries are
  * then probed again. */
-#define PROBE_FORMAT	1
+#define PROBE_FORMAT	2
+
+/* attr flag bits 0..n-1 (n < 64) */
+#define ATTR_FLAG_BITS(n)	((1ULL << (n)) - 1)
 
 #define PROBE_PID	4242
 #define PROBE_IP	0x401000ULL
@@ -311,6 +315,8 @@ enum extra_kind {
 	EXTRA_NONE,
 	EXTRA_RECORD,		/* one record of a given type, zero body */
 	EXTRA_MMAP2_BUILD_ID,	/* an MMAP2 with a build id */
+	EXTRA_KERNEL_MAP,	/* the kernel's map as an MMAP (extra_type) or
+				 * MMAP2, and a kernel sample in it */
 };
 
 struct probe_file {
@@ -321,6 +327,7 @@ struct probe_file {
 	uint32_t pipe_last_feature;
 	enum extra_kind extra;
 	uint32_t extra_type;
+	uint64_t attr_flags;		/* set on top of probe_attr's */
 };
 
 static const struct pd_attr probe_attr = {
@@ -405,6 +412,50 @@ static int write_mmap2_build_id(struct pd_writer *w)
 	return pd_writer__write(w, b, &probe_attr);
 }
 
+#define PROBE_KERNEL	0xffffffff81000000ULL
+
+/*
+ * The kernel's map as perf writes it: "[kernel.kallsyms]_text", pid -1,
+ * misc KERNEL, pgoff the address of _text (where perf relocates the
+ * kallsyms by); an MMAP as perf up to 6.12 synthesizes it, or an MMAP2
+ * as 7.x does (dev/inode zero).
+ */
+static int write_kernel_map(struct pd_writer *w, uint32_t type)
+{
+	uint8_t b[8 + 64 + 24 + 16] = { 0 };
+	uint64_t start = PROBE_KERNEL, len = 0x1000000;
+	uint32_t pid = (uint32_t)-1;
+	size_t name = type == PD_RECORD_MMAP2 ? 72 : 40;
+	size_t n = name + 24;
+
+	memcpy(b + 8, &pid, 4);
+	memcpy(b + 12, &pid, 4);
+	memcpy(b + 16, &start, 8);
+	memcpy(b + 24, &len, 8);
+	memcpy(b + 32, &start, 8);
+	memcpy(b + name, "[kernel.kallsyms]_text", 22);
+	n += put_trailer(b + n, 50);
+	put_header(b, type, PD_MISC_KERNEL, n);
+	return pd_writer__write(w, b, &probe_attr);
+}
+
+/* A sample in the kernel's map: perf report then looks for its kernel
+ * map and warns when it has none. */
+static int write_kernel_sample(struct pd_writer *w, uint64_t time)
+{
+	uint8_t b[40];
+	uint64_t ip = PROBE_KERNEL + 0x1000, period = 1000000;
+	uint32_t pid = PROBE_PID;
+
+	put_header(b, PD_RECORD_SAMPLE, PD_MISC_KERNEL, sizeof(b));
+	memcpy(b + 8, &ip, 8);
+	memcpy(b + 16, &pid, 4);
+	memcpy(b + 20, &pid, 4);
+	memcpy(b + 24, &time, 8);
+	memcpy(b + 32, &period, 8);
+	return pd_writer__write(w, b, &probe_attr);
+}
+
 /* A record of the given type with a zero body: for the kernel and
  * perf-tool types the probes ask about, zeros are a valid empty record
  * (no name, no entries, length 0), so a perf that knows the type reads
@@ -433,6 +484,36 @@ static int write_zero_record(struct pd_writer *w, uint32_t type)
 				type < PD_RECORD_USER_MIN ? &probe_attr : NULL);
 }
 
+/*
+ * EVENT_DESC of the one event: count, attr size, the attr, its id count,
+ * its name (a u32 length, padded to 64 bytes, then the bytes) and id 1.
+ * perf 5.10 and later check its attrs' reserved bits (header.c,
+ * read_event_desc() -> perf_attr_check()).
+ */
+static int write_event_desc(struct pd_writer *w, const struct pd_attr *a,
+			    uint32_t attr_size)
+{
+	uint8_t sec[8 + 256 + 4 + 4 + 64 + 8] = { 0 };
+	uint32_t one = 1, name_len = 64;
+	uint64_t id = 1;
+	uint8_t *p = sec;
+
+	if (attr_size > 256)
+		return -EINVAL;
+	memcpy(p, &one, 4);
+	memcpy(p + 4, &attr_size, 4);
+	p += 8;
+	memcpy(p, a, attr_size < sizeof(*a) ? attr_size : sizeof(*a));
+	p += attr_size;
+	memcpy(p, &one, 4);
+	memcpy(p + 4, &name_len, 4);
+	memcpy(p + 8, "cpu-clock", 9);
+	p += 8 + name_len;
+	memcpy(p, &id, 8);
+	p += 8;
+	return pd_writer__set_feature(w, PD_FEAT_EVENT_DESC, sec, p - sec);
+}
+
 static int write_probe_file(struct probe *p, const struct probe_file *f,
 			    char *path, size_t len)
 {
@@ -453,15 +534,23 @@ static int write_probe_file(struct probe *p, const struct probe_file *f,
 	if (!w)
 		return -errno;
 	a.size = f->attr_size;
+	a.flags |= f->attr_flags;
 	err = pd_writer__add_evsel(w, &a, f->attr_size, &id, 1);
 	/* perf 7.x warns of a file without it */
 	if (!err)
 		err = pd_writer__set_feature(w, PD_FEAT_NRCPUS, nrcpus,
 					     sizeof(nrcpus));
+	/* the attr flags probe: perf checks the attrs of EVENT_DESC */
+	if (!err && f->attr_flags)
+		err = write_event_desc(w, &a, f->attr_size);
 	if (!err)
 		err = write_comm(w);
 	if (!err && f->extra == EXTRA_MMAP2_BUILD_ID)
 		err = write_mmap2_build_id(w);
+	if (!err && f->extra == EXTRA_KERNEL_MAP)
+		err = write_kernel_map(w, f->extra_type);
+	if (!err && f->extra == EXTRA_KERNEL_MAP)
+		err = write_kernel_sample(w, 500);
 	if (!err)
 		err = write_sample(w, 1000);
 	if (!err && f->extra == EXTRA_RECORD)
@@ -589,6 +678,104 @@ static bool probe_mmap2_build_id(struct probe *p, uint32_t attr_size)
 	run_free(&r);
 	report(p, "MMAP2 with a build id: %s", ok ? "read" : "not read");
 	return ok;
+}
+
+/* perf report --stdio on a probe file: its run, or false */
+static bool report_run(struct probe *p, const struct probe_file *f,
+		       struct run *r)
+{
+	static const char *const args0[] = {
+		"report", "--stdio", "-i", NULL, NULL,
+	};
+	const char *args[5];
+	char path[PATH_MAX + 64];
+
+	if (write_probe_file(p, f, path, sizeof(path)))
+		return false;
+	memcpy(args, args0, sizeof(args));
+	args[3] = path;
+	return !run_perf(p, args, NULL, r);
+}
+
+/*
+ * A kernel MMAP2 taken for the kernel map (5.11+): perf report warns
+ * "Kernel address maps (/proc/{kallsyms,modules}) were restricted"
+ * when a kernel sample finds no kernel map with its relocation symbol.
+ * The same file with the map as an MMAP, which every perf takes, is the
+ * control: if perf warns on that too, the probe says nothing (-1).
+ */
+static int probe_kernel_mmap2(struct probe *p, uint32_t attr_size)
+{
+	struct probe_file f = {
+		.name = "kmap", .mode = PD_MODE_FILE, .attr_size = attr_size,
+		.extra = EXTRA_KERNEL_MAP, .extra_type = PD_RECORD_MMAP,
+	};
+	static const char warn[] = "Kernel address maps";
+	struct run r;
+	int known = -1;
+
+	if (!report_run(p, &f, &r))
+		goto out;
+	if (r.status != 0 || says(r.out, warn) || says(r.err, warn)) {
+		run_free(&r);
+		goto out;
+	}
+	run_free(&r);
+	f.extra_type = PD_RECORD_MMAP2;
+	if (!report_run(p, &f, &r))
+		goto out;
+	if (r.status == 0)
+		known = !says(r.out, warn) && !says(r.err, warn);
+	run_free(&r);
+out:
+	report(p, "the kernel map as an MMAP2: %s", known < 0 ?
+	       "not known (the MMAP control did not read cleanly)" :
+	       known ? "taken for the kernel map" :
+	       "no kernel map (\"Kernel address maps ... were restricted\")");
+	return known;
+}
+
+/*
+ * The attr flag bits it knows: perf 5.10 and later check every attr
+ * (header.c, perf_attr_check()) and warn "Reserved bits are set
+ * unexpectedly" for a bit of its __reserved_1, that is every bit from
+ * its first unknown one up. So a probe with bit 63 set shows whether it
+ * checks at all, and the lowest bit it warns of is found by bisection.
+ * Returns the number of known bits, or 0: it does not check (the bits
+ * then matter to no one; the nearest target's list stays).
+ */
+static unsigned int probe_attr_flags(struct probe *p, uint32_t attr_size,
+				     unsigned int nearest)
+{
+	struct probe_file f = {
+		.name = "flags", .mode = PD_MODE_FILE, .attr_size = attr_size,
+	};
+	unsigned int lo = nearest, hi = 63, mid;
+	struct run out = { 0 };
+	bool checks;
+
+	f.attr_flags = 1ULL << 63;
+	checks = !probe_reads(p, &f, &out) &&
+		 (says(out.err, "reserved bits") || says(out.out, "reserved bits"));
+	run_free(&out);
+	if (!checks) {
+		report(p, "attr flag bits: not checked (no \"Reserved bits\" warning for bit 63); the nearest target's 0-%u kept",
+		       nearest - 1);
+		return 0;
+	}
+	/* bits below the nearest target's count are known to it: the
+	 * lowest unknown one is in [nearest, 63] */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		f.attr_flags = 1ULL << mid;
+		if (probe_reads(p, &f, NULL))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	report(p, "attr flag bits: 0-%u known, %u warned of (\"Reserved bits are set unexpectedly\"; nearest target: 0-%u)",
+	       lo - 1, lo, nearest - 1);
+	return lo;
 }
 
 /*
@@ -836,6 +1023,7 @@ static void cache_store(const char *path, const struct probed_target *pt,
 	fprintf(f, "kernel_records %llu\nuser_record_max %u\nlast_feature %u\nflags %u\n",
 		(unsigned long long)t->kernel_records, t->user_record_max,
 		t->last_feature, t->flags);
+	fprintf(f, "attr_flags %llu\n", (unsigned long long)t->attr_flags);
 	fprintf(f, "description %s\n", pt->description);
 	fprintf(f, "report\n%s", pt->report ? pt->report : "");
 	if (fclose(f) || rename(tmp, path))
@@ -846,7 +1034,7 @@ static int cache_load(const char *path, struct probed_target *pt)
 {
 	struct pd_perf_target *t = &pt->t;
 	char line[sizeof(pt->description) + 16], nearest[64] = "";
-	unsigned long long kr = 0;
+	unsigned long long kr = 0, af = 0;
 	const struct pd_perf_target *n;
 	int format = 0, got = 0;
 	FILE *f = fopen(path, "r");
@@ -865,6 +1053,7 @@ static int cache_load(const char *path, struct probed_target *pt)
 		got += sscanf(line, "user_record_max %u", &t->user_record_max);
 		got += sscanf(line, "last_feature %u", &t->last_feature);
 		got += sscanf(line, "flags %u", &t->flags);
+		got += sscanf(line, "attr_flags %llu", &af);
 		if (!strncmp(line, "description ", 12)) {
 			/* cut to its size: written from it */
 			line[12 + sizeof(pt->description) - 1] = '\0';
@@ -887,7 +1076,7 @@ static int cache_load(const char *path, struct probed_target *pt)
 	}
 	fclose(f);
 	n = pd_perf_target__find(nearest);
-	if (format != PROBE_FORMAT || got != 10 || !n || !pt->report) {
+	if (format != PROBE_FORMAT || got != 11 || !n || !pt->report) {
 		free(pt->report);
 		pt->report = NULL;
 		return -EINVAL;
@@ -899,7 +1088,7 @@ static int cache_load(const char *path, struct probed_target *pt)
 	t->branch_sample_type = n->branch_sample_type;
 	t->fails_on_attr = n->fails_on_attr;
 	t->fails_on_record = n->fails_on_record;
-	t->attr_flags = n->attr_flags;
+	t->attr_flags = af;		/* probed, or the nearest's */
 	t->branch_filter = n->branch_filter;
 	t->aux_action = n->aux_action;
 	return 0;
@@ -944,7 +1133,9 @@ static void probe_all(struct probe *p, struct probed_target *pt,
 	struct pd_perf_target *t = &pt->t;
 	uint32_t size, last;
 	enum zstd_probe z, z2;
+	unsigned int nflags;
 	bool fatal = false;
+	int kmap;
 
 	size = probe_attr_size(p, n->attr_size_max);
 	if (size) {
@@ -975,6 +1166,16 @@ static void probe_all(struct probe *p, struct probed_target *pt,
 		t->flags |= PD_TGT_MMAP2_BUILD_ID;
 	else
 		t->flags &= ~PD_TGT_MMAP2_BUILD_ID;
+	/* not known: the nearest target's fact stays */
+	kmap = probe_kernel_mmap2(p, t->attr_size_max);
+	if (kmap > 0)
+		t->flags |= PD_TGT_KERNEL_MMAP2;
+	else if (!kmap)
+		t->flags &= ~PD_TGT_KERNEL_MMAP2;
+	nflags = probe_attr_flags(p, t->attr_size_max,
+				  (unsigned int)__builtin_popcountll(n->attr_flags));
+	if (nflags)
+		t->attr_flags = ATTR_FLAG_BITS(nflags);
 	if (pd_perf_target__knows_record(t, PD_RECORD_HEADER_FEATURE)) {
 		last = probe_last_feature(p, t->attr_size_max, n->last_feature,
 					  &fatal);
@@ -992,6 +1193,7 @@ static void rm_probe_dir(const char *dir)
 {
 	static const char *const names[] = {
 		"attr.data", "rec.data", "z.data", "z2.data", "mmap2.data",
+		"kmap.data", "flags.data",
 		"feat.data", "pipe.data", "stdout", "stderr",
 	};
 	char path[PATH_MAX + 32];

@@ -34,6 +34,13 @@ done
 check "the probe's result is cached by the binary's build id" \
 	sh -c "ls '$XDG_CACHE_HOME/perfdata/' | grep -q -E '^perf-[0-9a-f]{40}\$'"
 check "no probe file left in \$TMPDIR" sh -c "[ -z \"\$(ls -A '$TMPDIR')\" ]"
+# perf 6.1 takes a kernel MMAP2 for the kernel map and knows attr flag
+# bits 0-37 (up to sigtrap), as the 6.1 entry says: found, not inherited
+cat "$XDG_CACHE_HOME"/perfdata/perf-* >"$tmp/cached"
+check "the probe finds perf 6.1 makes the kernel map of an MMAP2" \
+	grep -q '^the kernel map as an MMAP2: taken for the kernel map' "$tmp/cached"
+check "the probe finds perf 6.1's attr flag bits 0-37" \
+	grep -q '^attr flag bits: 0-37 known, 38 warned of' "$tmp/cached"
 
 # a wrapper that counts its runs
 printf '#!/bin/sh\necho run >>"%s"\nexec "%s" "$@"\n' "$tmp/runs" "$P" >"$tmp/perf-wrapper"

@@ -130,8 +130,9 @@ bool pd_perf_target__knows_feature(const struct pd_perf_target *t,
 /*
  * Probing a perf binary: tiny files written by our writer, one per
  * capability (attr sizes, record types, COMPRESSED/COMPRESSED2 and
- * whether it was built with zstd, MMAP2 build ids, pipe feature ids, a
- * pipe-mode file given with -i PATH), each run through its perf script
+ * whether it was built with zstd, MMAP2 build ids, the kernel map as an
+ * MMAP2, the attr flag bits it checks, pipe feature ids, a pipe-mode
+ * file given with -i PATH), each run through its perf script
  * or perf report with a timeout. The result is the nearest known
  * target's facts (by the version the binary prints) with the probed
  * ones written over them; cached by the binary's build id under
