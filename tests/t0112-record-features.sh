@@ -170,6 +170,27 @@ for t in 4.3 4.18 5.4 6.1; do
 		test "$got" = "$want"
 done
 
+# --target-perf takes what pd-convert's takes (pd_perf_target__resolve()):
+# a version between targets, perf --version's line, a distribution, a
+# perf binary (probed; its cache this test's own); each file keeps the
+# rules of what the spec names (tests/tools/check-target)
+CK=$(dirname "$PD_BIN")/tests/tools/check-target
+specs="5.15|perf version 5.10.223|debian11|ubuntu22.04|7.2"
+command -v perf >/dev/null 2>&1 && specs="$specs|auto"
+IFS='|'
+for t in $specs; do
+	unset IFS
+	XDG_CACHE_HOME=$tmp/cache "$REC" -q --target-perf="$t" -o "$tmp/spec.data" -- true 2>"$tmp/err"
+	rc=$?
+	XDG_CACHE_HOME=$tmp/cache "$CK" "$t" "$tmp/spec.data" >"$tmp/ck" 2>&1
+	check "--target-perf='$t': recorded (rc $rc, $(head -1 "$tmp/err")), the file keeps its rules ($(head -1 "$tmp/ck"))" \
+		[ "$rc" -eq 0 ] && [ ! -s "$tmp/ck" ]
+done
+unset IFS
+"$REC" -q --target-perf=2.6 -o "$tmp/spec.data" -- true 2>"$tmp/err"
+check "--target-perf=2.6 (older than every target): refused, saying why ($(head -1 "$tmp/err"))" \
+	sh -c "[ $? -ne 0 ] && grep -q -- '--target-perf=2.6: ' '$tmp/err'"
+
 # Pipe mode for every target. A stream ends its features with the
 # target's last feature id (its perf stops on any other); perf 6.1 takes
 # ids 23, 28 and 30 (the 4.18, 5.4 and 5.10 markers) for features and

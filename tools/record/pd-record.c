@@ -53,8 +53,10 @@ static void usage(FILE *f)
 "  -o, --output=FILE        output (default perf.data); '-' writes pipe mode\n"
 "                           to standard output (the command's output then\n"
 "                           goes to standard error)\n"
-"      --target-perf=VER    a file perf VER reads (see pd-convert\n"
-"                           --list-targets)\n"
+"      --target-perf=PERF   a file that perf reads: a version (5.15), what\n"
+"                           perf --version prints, a distribution\n"
+"                           (debian11), or a perf binary (auto, a path:\n"
+"                           probed); see pd-convert --list-targets\n"
 "  -z, --compression-level[=N]  zstd-compress the records (level 1..22,\n"
 "                           default 1)\n"
 "  -m, --mmap-pages=N       ring buffer pages per CPU, a power of 2\n"
@@ -226,12 +228,21 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 	case 'C':
 		o->cpu_list = arg;
 		break;
-	case OPT_TARGET:
-		if (!pd_perf_target__find(arg))
-			pd_usage_error("unknown perf version '%s' (see pd-convert --list-targets)",
-				       arg);
+	case OPT_TARGET: {
+		/* every form pd-convert --target-perf takes */
+		static struct pd_perf_resolved res;
+
+		memset(&res, 0, sizeof(res));
+		res.sz = sizeof(res);
+		if (pd_perf_target__resolve(arg, &res))
+			pd_usage_error("--target-perf=%s: %s (see pd-convert --list-targets)",
+				       arg, res.note);
+		if (res.how == PD_TARGET_NEWER)
+			pd_warn("%s", res.note);
 		o->target = arg;
+		o->target_perf = &res.target;
 		break;
+	}
 	case 'z':
 		o->compress = true;
 		if (arg)
@@ -278,8 +289,7 @@ static int run(struct pd_cli_main *m)
 	if (!c->nr)
 		add_events(c->evs, &c->nr, "cpu-clock");
 	if (o->target && o->compress &&
-	    !pd_perf_target__knows_record(pd_perf_target__find(o->target),
-					  PD_RECORD_COMPRESSED))
+	    !pd_perf_target__knows_record(o->target_perf, PD_RECORD_COMPRESSED))
 		pd_warn("-z: perf %s reads no compressed records: the records are written uncompressed",
 			o->target);
 	/* after the checks above, which a terminal does not change */

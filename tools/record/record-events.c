@@ -227,9 +227,8 @@ void rec_events__config(struct rec_event *evs, size_t nr,
 			 * recording get a name (KSYMBOL, BPF_EVENT), as perf
 			 * asks for them, where the target reads them */
 			if (!o->target ||
-			    pd_perf_target__knows_record(
-				    pd_perf_target__find(o->target),
-				    PD_RECORD_KSYMBOL))
+			    pd_perf_target__knows_record(o->target_perf,
+							 PD_RECORD_KSYMBOL))
 				a->flags |= PD_ATTR_KSYMBOL | PD_ATTR_BPF_EVENT;
 			/* DWARF unwinding reads .eh_frame_hdr and .eh_frame
 			 * from the read-only segments: their maps too, as

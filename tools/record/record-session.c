@@ -680,7 +680,7 @@ static int finish_output(struct rec_session *s)
 	if (o->target) {
 		struct pd_convert_opts co = {
 			.sz = sizeof(co),
-			.target = pd_perf_target__find(o->target),
+			.target = o->target_perf,
 			.mode = strcmp(o->output, "-") ? PD_MODE_FILE :
 				PD_MODE_PIPE,
 			.compress = o->compress ? 1 : 0,

@@ -54,7 +54,10 @@ struct rec_opts {
 	bool no_inherit;
 	bool switch_events;
 	unsigned int mmap_pages;	/* data pages per ring buffer (power of 2) */
-	const char *target;		/* --target-perf */
+	const char *target;		/* --target-perf, as given */
+	/* what it names (pd_perf_target__resolve(), as pd-convert reads
+	 * it): a version, perf --version's line, a distribution, a binary */
+	const struct pd_perf_target *target_perf;
 	bool compress;			/* -z */
 	int compress_level;
 	bool no_buildid;		/* -B */
