@@ -549,6 +549,19 @@ else
 		check "newer/$k for $t: perf 5.10 report prints no warning ($(head -1 "$tmp/err")) and names a kernel function" \
 			[ ! -s "$tmp/err" ] && grep -q '\[k\] [a-z_]' "$tmp/rep"
 	done
+	# its archive: the kernel's build id is its MMAP2's (no BUILD_ID
+	# table in perf 7.x), which the manifest and the unpacked build-id
+	# directory name, so perf 5.10 finds the kallsyms there
+	kb=4a5a9b0affb66c437abcd455d2738af879985fa9
+	"$PD_BIN/pd-convert" -q --to=archive --kallsyms="$TD/kallsyms/$kb" "$TD/newer/$k" -o "$tmp/k.tar.zst"
+	"$PD_BIN/pd-convert" -q --from-archive --target-perf=debian11 "$tmp/k.tar.zst" -o "$bd/kar"
+	check "newer/$k archived and unpacked: its kallsyms under [kernel.kallsyms]/$kb, the manifest names the build id" \
+		sh -c "[ -s '$bd/kar/[kernel.kallsyms]/$kb/kallsyms' ] && grep -q '^kallsyms.*$kb\$' '$bd/kar/manifest'"
+	printf '[buildid]\n\tdir = %s/kar\n' "$in" >"$bd/perfconfig"
+	p510 report --stdio --no-children --sort sym -g none -i "$in/kar/perf.data" >"$tmp/rep" 2>"$tmp/err" </dev/null
+	check "newer/$k, archive route for debian11: perf 5.10 names the kernel function from the archive's kallsyms ($(grep -o '\[k\] [a-z_]*' "$tmp/rep" | head -1)), no warning" \
+		[ ! -s "$tmp/err" ] && grep -q '\[k\] [a-z_]' "$tmp/rep"
+	printf '[buildid]\n\tdir = %s/cache\n' "$in" >"$bd/perfconfig"
 	conv --target-perf=debian11 --no-shim=kernel-mmap2 "$TD/newer/$k" -o "$bd/k0.data"
 	p510 report --stdio --no-children --sort sym -g none -i "$in/k0.data" >"$tmp/rep" 2>"$tmp/err" </dev/null
 	check "(without kernel-mmap2: perf 5.10 warns 'Kernel address maps ... were restricted', kernel addresses raw)" \

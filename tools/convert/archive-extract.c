@@ -190,7 +190,8 @@ int archive_extract(struct pd_reader *r, const char *input, const char *dir,
 		snprintf(d, sizeof(d), "%s/kallsyms", dir);
 		err = copy_file(s, d);
 		/* where perf looks for a kernel that is not the running one */
-		if (!err && kernel_bid(r, hx)) {
+		if (!err && (kernel_bid(r, hx) ||
+			     archive_manifest__kernel_build_id(src, hx, sizeof(hx)))) {
 			snprintf(d, sizeof(d), "%s/[kernel.kallsyms]", dir);
 			mkdir(d, 0755);
 			snprintf(d, sizeof(d), "%s/[kernel.kallsyms]/%s", dir, hx);

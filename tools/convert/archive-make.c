@@ -270,6 +270,15 @@ static int collect(struct make *m, const char *profile)
 		if (ev->type == PD_RECORD_HEADER_BUILD_ID) {
 			err = take_bid(m, ev->u.build_id.filename,
 				       ev->u.build_id.build_id, ev->u.build_id.size);
+		} else if (ev->type == PD_RECORD_MMAP2 && ev->u.mmap.has_build_id &&
+			   (ev->misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL &&
+			   ev->u.mmap.filename &&
+			   !strncmp(ev->u.mmap.filename, "[kernel.kallsyms]", 17)) {
+			/* perf 7.x's kernel map ([kernel.kallsyms]_text)
+			 * carries the kernel's build id, which it writes in
+			 * no BUILD_ID table */
+			err = take_bid(m, "[kernel.kallsyms]", ev->u.mmap.build_id,
+				       ev->u.mmap.build_id_size);
 		} else if ((ev->type == PD_RECORD_MMAP || ev->type == PD_RECORD_MMAP2) &&
 			   !(ev->misc & PD_MISC_MMAP_DATA) && ev->u.mmap.filename &&
 			   (is_jit_marker(ev->u.mmap.filename) ||

@@ -126,3 +126,38 @@ void archive_manifest__free(struct pd_build_id *ids, size_t nr)
 		free((char *)ids[i].filename);
 	free(ids);
 }
+
+/*
+ * The kernel build id of the manifest's kallsyms line ("kallsyms",
+ * member, size, sha, build id or "-"), as 40 hex digits into hx.
+ */
+bool archive_manifest__kernel_build_id(const char *dir, char *hx, size_t len)
+{
+	char path[4200], *line = NULL, *f[5], *save = NULL;
+	size_t n = 0, i;
+	bool found = false;
+	ssize_t got;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/manifest", dir);
+	fp = fopen(path, "r");
+	if (!fp)
+		return false;
+	while (!found && (got = getline(&line, &n, fp)) > 0) {
+		if (line[got - 1] == '\n')
+			line[got - 1] = 0;
+		for (i = 0; i < 5; i++) {
+			f[i] = strtok_r(i ? NULL : line, "\t", &save);
+			if (!f[i])
+				break;
+		}
+		if (i < 5 || strcmp(f[0], "kallsyms") || !strcmp(f[4], "-") ||
+		    strlen(f[4]) >= len || strspn(f[4], "0123456789abcdef") != strlen(f[4]))
+			continue;
+		memcpy(hx, f[4], strlen(f[4]) + 1);
+		found = true;
+	}
+	free(line);
+	fclose(fp);
+	return found;
+}

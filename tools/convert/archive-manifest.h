@@ -6,6 +6,7 @@
 #ifndef PD_CONVERT_ARCHIVE_MANIFEST_H
 #define PD_CONVERT_ARCHIVE_MANIFEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <perfdata/features.h>
@@ -20,5 +21,12 @@
 int archive_manifest__build_ids(const char *dir, struct pd_build_id **ids,
 				size_t *nr);
 void archive_manifest__free(struct pd_build_id *ids, size_t nr);
+/*
+ * The recording kernel's build id the manifest gives its kallsyms (hex,
+ * NUL-terminated, into hx of len bytes): the archive maker takes it from
+ * the BUILD_ID table or, for perf 7.x, the kernel map's MMAP2. False if
+ * none.
+ */
+bool archive_manifest__kernel_build_id(const char *dir, char *hx, size_t len);
 
 #endif
