@@ -5,7 +5,9 @@
  *
  * Values are facts of the format (see docs/perf-data-format.md of the
  * project); the names carry a PD_ prefix so this header can be included next
- * to <linux/perf_event.h> without clashes.
+ * to <linux/perf_event.h> without clashes. The project never includes that
+ * header: the kernel interfaces beyond the file's own layout are in
+ * kernel-abi.h.
  */
 #ifndef PERFDATA_FORMAT_H
 #define PERFDATA_FORMAT_H
@@ -240,6 +242,46 @@ enum pd_attr_type {
 	PD_TYPE_RAW		= 4,
 	PD_TYPE_BREAKPOINT	= 5,
 };
+
+/* perf_event_attr.config of PD_TYPE_HARDWARE events */
+enum pd_hw_id {
+	PD_HW_CPU_CYCLES		= 0,	/* 2.6.31 */
+	PD_HW_INSTRUCTIONS		= 1,	/* 2.6.31 */
+	PD_HW_CACHE_REFERENCES		= 2,	/* 2.6.31 */
+	PD_HW_CACHE_MISSES		= 3,	/* 2.6.31 */
+	PD_HW_BRANCH_INSTRUCTIONS	= 4,	/* 2.6.31 */
+	PD_HW_BRANCH_MISSES		= 5,	/* 2.6.31 */
+	PD_HW_BUS_CYCLES		= 6,	/* 2.6.31 */
+	PD_HW_STALLED_CYCLES_FRONTEND	= 7,	/* 3.0 */
+	PD_HW_STALLED_CYCLES_BACKEND	= 8,	/* 3.0 */
+	PD_HW_REF_CPU_CYCLES		= 9,	/* 3.3 */
+};
+
+/* perf_event_attr.config of PD_TYPE_SOFTWARE events */
+enum pd_sw_id {
+	PD_SW_CPU_CLOCK			= 0,	/* 2.6.31 */
+	PD_SW_TASK_CLOCK		= 1,	/* 2.6.31 */
+	PD_SW_PAGE_FAULTS		= 2,	/* 2.6.31 */
+	PD_SW_CONTEXT_SWITCHES		= 3,	/* 2.6.31 */
+	PD_SW_CPU_MIGRATIONS		= 4,	/* 2.6.31 */
+	PD_SW_PAGE_FAULTS_MIN		= 5,	/* 2.6.31 */
+	PD_SW_PAGE_FAULTS_MAJ		= 6,	/* 2.6.31 */
+	PD_SW_ALIGNMENT_FAULTS		= 7,	/* 2.6.33 */
+	PD_SW_EMULATION_FAULTS		= 8,	/* 2.6.33 */
+	PD_SW_DUMMY			= 9,	/* 3.12 */
+	PD_SW_BPF_OUTPUT		= 10,	/* 4.4 */
+	PD_SW_CGROUP_SWITCHES		= 11,	/* 5.13 */
+};
+
+/* KSYMBOL's ksym_type */
+#define PD_KSYMBOL_TYPE_UNKNOWN		0	/* 5.1 */
+#define PD_KSYMBOL_TYPE_BPF		1	/* 5.1 */
+#define PD_KSYMBOL_TYPE_OOL		2	/* 5.9: out-of-line code */
+
+/* BPF_EVENT's type */
+#define PD_BPF_EVENT_UNKNOWN		0	/* 5.1 */
+#define PD_BPF_EVENT_PROG_LOAD		1	/* 5.1 */
+#define PD_BPF_EVENT_PROG_UNLOAD	2	/* 5.1 */
 
 /* Header features: bit numbers in the file header's feature bitmap. */
 enum pd_feature {
