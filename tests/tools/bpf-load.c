@@ -20,19 +20,18 @@
  * the reason on stderr.
  */
 #include <errno.h>
-#include <linux/bpf.h>
-#include <linux/btf.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-static int sys_bpf(int cmd, union bpf_attr *attr)
+#include <perfdata/kernel-abi.h>
+
+static int sys_bpf(int cmd, union pd_bpf_attr *attr)
 {
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
 }
 
 static void put(uint8_t **p, uint32_t v)
@@ -50,8 +49,8 @@ static int load_btf(const char *name, bool sub)
 	uint8_t buf[512], *p;
 	char strs[128];
 	uint32_t str_len, type_len, off_name, off_sub;
-	struct btf_header h;
-	union bpf_attr attr;
+	struct pd_btf_header h;
+	union pd_bpf_attr attr;
 	int fd;
 
 	memset(strs, 0, sizeof(strs));
@@ -64,25 +63,25 @@ static int load_btf(const char *name, bool sub)
 
 	p = buf + sizeof(h);
 	put(&p, 1);			/* int */
-	put(&p, BTF_KIND_INT << 24);
+	put(&p, PD_BTF_INFO(PD_BTF_KIND_INT, 0, 0));
 	put(&p, 4);
-	put(&p, BTF_INT_SIGNED << 24 | 32);
+	put(&p, PD_BTF_INT_DATA(PD_BTF_INT_SIGNED, 0, 32));
 	put(&p, 0);			/* int (void) */
-	put(&p, BTF_KIND_FUNC_PROTO << 24);
+	put(&p, PD_BTF_INFO(PD_BTF_KIND_FUNC_PROTO, 0, 0));
 	put(&p, 1);
 	put(&p, off_name);		/* NAME */
-	put(&p, BTF_KIND_FUNC << 24);
+	put(&p, PD_BTF_INFO(PD_BTF_KIND_FUNC, 0, 0));
 	put(&p, 2);
 	if (sub) {
 		put(&p, off_sub);	/* NAME_sub */
-		put(&p, BTF_KIND_FUNC << 24);
+		put(&p, PD_BTF_INFO(PD_BTF_KIND_FUNC, 0, 0));
 		put(&p, 2);
 	}
 	type_len = p - (buf + sizeof(h));
 	memcpy(p, strs, str_len);
 	memset(&h, 0, sizeof(h));
-	h.magic = BTF_MAGIC;
-	h.version = BTF_VERSION;
+	h.magic = PD_BTF_MAGIC;
+	h.version = PD_BTF_VERSION;
 	h.hdr_len = sizeof(h);
 	h.type_off = 0;
 	h.type_len = type_len;
@@ -91,9 +90,9 @@ static int load_btf(const char *name, bool sub)
 	memcpy(buf, &h, sizeof(h));
 
 	memset(&attr, 0, sizeof(attr));
-	attr.btf = (uint64_t)(uintptr_t)buf;
-	attr.btf_size = sizeof(h) + type_len + str_len;
-	fd = sys_bpf(BPF_BTF_LOAD, &attr);
+	attr.btf.btf = (uint64_t)(uintptr_t)buf;
+	attr.btf.btf_size = sizeof(h) + type_len + str_len;
+	fd = sys_bpf(PD_BPF_BTF_LOAD, &attr);
 	if (fd < 0)
 		fprintf(stderr, "bpf-load: BPF_BTF_LOAD: %s\n", strerror(errno));
 	return fd;
@@ -101,10 +100,10 @@ static int load_btf(const char *name, bool sub)
 
 int main(int argc, char **argv)
 {
-	struct bpf_insn insns[4];
-	struct bpf_func_info finfo[2];
+	struct pd_bpf_insn insns[4];
+	struct pd_bpf_func_info finfo[2];
 	bool btf = false, sub = false, hold = false, detach = false;
-	union bpf_attr attr;
+	union pd_bpf_attr attr;
 	unsigned int n = 0;
 	const char *name;
 	int fd, btf_fd = -1, i;
@@ -129,14 +128,14 @@ int main(int argc, char **argv)
 	memset(insns, 0, sizeof(insns));
 	if (sub) {
 		/* call the function at insn 2, return what it returns */
-		insns[n].code = BPF_JMP | BPF_CALL;
-		insns[n].src_reg = BPF_PSEUDO_CALL;
+		insns[n].code = PD_BPF_JMP | PD_BPF_CALL;
+		insns[n].src_reg = PD_BPF_PSEUDO_CALL;
 		insns[n++].imm = 1;
-		insns[n++].code = BPF_JMP | BPF_EXIT;
+		insns[n++].code = PD_BPF_JMP | PD_BPF_EXIT;
 	}
-	insns[n].code = BPF_ALU64 | BPF_MOV | BPF_K;	/* r0 = 0 */
-	insns[n++].dst_reg = BPF_REG_0;
-	insns[n++].code = BPF_JMP | BPF_EXIT;
+	insns[n].code = PD_BPF_ALU64 | PD_BPF_MOV | PD_BPF_K;	/* r0 = 0 */
+	insns[n++].dst_reg = PD_BPF_REG_0;
+	insns[n++].code = PD_BPF_JMP | PD_BPF_EXIT;
 	memset(&attr, 0, sizeof(attr));
 	if (btf) {
 		btf_fd = load_btf(name, sub);
@@ -146,24 +145,24 @@ int main(int argc, char **argv)
 		finfo[0].type_id = 3;
 		finfo[1].insn_off = 2;
 		finfo[1].type_id = 4;
-		attr.prog_btf_fd = btf_fd;
-		attr.func_info_rec_size = sizeof(finfo[0]);
-		attr.func_info = (uint64_t)(uintptr_t)finfo;
-		attr.func_info_cnt = sub ? 2 : 1;
+		attr.prog.prog_btf_fd = btf_fd;
+		attr.prog.func_info_rec_size = sizeof(finfo[0]);
+		attr.prog.func_info = (uint64_t)(uintptr_t)finfo;
+		attr.prog.func_info_cnt = sub ? 2 : 1;
 	}
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (uint64_t)(uintptr_t)insns;
-	attr.insn_cnt = n;
-	attr.license = (uint64_t)(uintptr_t)"GPL";
-	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	attr.prog.prog_type = PD_BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.prog.insns = (uint64_t)(uintptr_t)insns;
+	attr.prog.insn_cnt = n;
+	attr.prog.license = (uint64_t)(uintptr_t)"GPL";
+	strncpy(attr.prog.prog_name, name, sizeof(attr.prog.prog_name) - 1);
+	fd = sys_bpf(PD_BPF_PROG_LOAD, &attr);
 	if (fd < 0) {
 		fprintf(stderr, "bpf-load: BPF_PROG_LOAD: %s\n",
 			strerror(errno));
 		return 3;
 	}
 	if (hold) {
-		struct bpf_prog_info info;
+		struct pd_bpf_prog_info info;
 		char c;
 
 		memset(&info, 0, sizeof(info));
@@ -171,7 +170,7 @@ int main(int argc, char **argv)
 		attr.info.bpf_fd = fd;
 		attr.info.info_len = sizeof(info);
 		attr.info.info = (uint64_t)(uintptr_t)&info;
-		if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr)) {
+		if (sys_bpf(PD_BPF_OBJ_GET_INFO_BY_FD, &attr)) {
 			fprintf(stderr, "bpf-load: BPF_OBJ_GET_INFO_BY_FD: %s\n",
 				strerror(errno));
 			return 3;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Names of BPF programs from the saved struct bpf_prog_info.
+ * Names of BPF programs from the saved struct pd_bpf_prog_info.
  *
  * perf saves each program's info with its arrays (jited symbol addresses,
  * function lengths, tags, BTF func_info records) appended, the info's
@@ -18,16 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/bpf.h>
-#include <linux/btf.h>
+#include <perfdata/kernel-abi.h>
 
 #include "info-bpf.h"
 
-#define FIELD_END(f) (offsetof(struct bpf_prog_info, f) + \
-		      sizeof(((struct bpf_prog_info *)0)->f))
+#define FIELD_END(f) (offsetof(struct pd_bpf_prog_info, f) + \
+		      sizeof(((struct pd_bpf_prog_info *)0)->f))
 
 /* The saved info, zero-extended to our struct if the kernel's was older. */
-static void load_info(const struct pd_bpf_prog *p, struct bpf_prog_info *info)
+static void load_info(const struct pd_bpf_prog *p, struct pd_bpf_prog_info *info)
 {
 	memset(info, 0, sizeof(*info));
 	memcpy(info, p->info, p->info_len < sizeof(*info) ? p->info_len :
@@ -75,44 +74,6 @@ static uint32_t btf_u32(const struct btf_view *v, uint64_t off)
 	return v->swap ? __builtin_bswap32(x) : x;
 }
 
-/* Bytes of kind-specific data after a btf_type record, or -1. */
-static int64_t btf_extra(uint32_t info)
-{
-	uint32_t vlen = BTF_INFO_VLEN(info);
-
-	switch (BTF_INFO_KIND(info)) {
-	case BTF_KIND_INT:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		return 4;
-	case BTF_KIND_ARRAY:
-		return sizeof(struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		return (int64_t)vlen * sizeof(struct btf_member);
-	case BTF_KIND_ENUM:
-		return (int64_t)vlen * sizeof(struct btf_enum);
-	case BTF_KIND_FUNC_PROTO:
-		return (int64_t)vlen * sizeof(struct btf_param);
-	case BTF_KIND_DATASEC:
-		return (int64_t)vlen * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_ENUM64:
-		return (int64_t)vlen * sizeof(struct btf_enum64);
-	case BTF_KIND_PTR:
-	case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
-		return 0;
-	default:
-		return -1;	/* unknown kind: its size is unknown */
-	}
-}
-
 /*
  * Checks a BTF object as loading it would: a header whose sections lie
  * within the object (types 4-aligned, before the strings), a string
@@ -126,20 +87,20 @@ static bool btf_open(const struct pd_bpf_btf *b, struct btf_view *v)
 
 	memset(v, 0, sizeof(*v));
 	v->d = b->data;
-	if (!b->data || b->size < sizeof(struct btf_header))
+	if (!b->data || b->size < sizeof(struct pd_btf_header))
 		return false;
 	memcpy(&magic, b->data, 2);
-	if (magic == __builtin_bswap16(BTF_MAGIC))
+	if (magic == __builtin_bswap16(PD_BTF_MAGIC))
 		v->swap = true;
-	else if (magic != BTF_MAGIC)
+	else if (magic != PD_BTF_MAGIC)
 		return false;
-	hdr_len = btf_u32(v, offsetof(struct btf_header, hdr_len));
-	type_off = btf_u32(v, offsetof(struct btf_header, type_off));
-	type_len = btf_u32(v, offsetof(struct btf_header, type_len));
-	str_off = btf_u32(v, offsetof(struct btf_header, str_off));
-	str_len = btf_u32(v, offsetof(struct btf_header, str_len));
-	if (hdr_len < sizeof(struct btf_header) || hdr_len > b->size ||
-	    (v->swap && hdr_len != sizeof(struct btf_header)) ||
+	hdr_len = btf_u32(v, offsetof(struct pd_btf_header, hdr_len));
+	type_off = btf_u32(v, offsetof(struct pd_btf_header, type_off));
+	type_len = btf_u32(v, offsetof(struct pd_btf_header, type_len));
+	str_off = btf_u32(v, offsetof(struct pd_btf_header, str_off));
+	str_len = btf_u32(v, offsetof(struct pd_btf_header, str_len));
+	if (hdr_len < sizeof(struct pd_btf_header) || hdr_len > b->size ||
+	    (v->swap && hdr_len != sizeof(struct pd_btf_header)) ||
 	    str_off + str_len > b->size - hdr_len ||
 	    type_off + type_len > str_off || type_off % 4 || !str_len)
 		return false;
@@ -153,14 +114,14 @@ static bool btf_open(const struct pd_bpf_btf *b, struct btf_view *v)
 		uint64_t left = v->types_end - pos;
 		int64_t extra;
 
-		if (left < sizeof(struct btf_type))
+		if (left < sizeof(struct pd_btf_type))
 			return false;
-		left -= sizeof(struct btf_type);
-		extra = btf_extra(btf_u32(v, pos +
-					  offsetof(struct btf_type, info)));
+		left -= sizeof(struct pd_btf_type);
+		extra = pd_btf_type_extra(btf_u32(v, pos +
+					  offsetof(struct pd_btf_type, info)));
 		if (extra < 0 || (uint64_t)extra > left)
 			return false;
-		pos += sizeof(struct btf_type) + (uint64_t)extra;
+		pos += sizeof(struct pd_btf_type) + (uint64_t)extra;
 	}
 	return true;
 }
@@ -179,9 +140,9 @@ static const char *btf_type_name(const struct btf_view *v, uint32_t id)
 	if (id > v->nr_types)
 		return NULL;
 	for (k = 1; k < id; k++)
-		pos += sizeof(struct btf_type) + (uint64_t)btf_extra(
-			btf_u32(v, pos + offsetof(struct btf_type, info)));
-	name_off = btf_u32(v, pos + offsetof(struct btf_type, name_off));
+		pos += sizeof(struct pd_btf_type) + (uint64_t)pd_btf_type_extra(
+			btf_u32(v, pos + offsetof(struct pd_btf_type, info)));
+	name_off = btf_u32(v, pos + offsetof(struct pd_btf_type, name_off));
 	if (name_off >= v->strs_end - v->strs)
 		return NULL;
 	return (const char *)v->d + v->strs + name_off;
@@ -193,31 +154,31 @@ static const char *btf_type_name(const struct btf_view *v, uint32_t id)
  * BTF type when the program's BTF is usable, else by the program's name
  * when it has no sub-programs, else "F". Without a name, no suffix.
  */
-static void prog_name(char *buf, size_t len, const struct bpf_prog_info *info,
+static void prog_name(char *buf, size_t len, const struct pd_bpf_prog_info *info,
 		      const struct pd_bpf_prog *p, const struct btf_view *btf,
 		      const uint8_t *tags, uint32_t sub, uint32_t nr_subs)
 {
-	char name[BPF_OBJ_NAME_LEN + 1] = "";
+	char name[PD_BPF_OBJ_NAME_LEN + 1] = "";
 	const char *fn = NULL;
 	size_t n;
 	int i;
 
 	n = (size_t)snprintf(buf, len, "bpf_prog_");
-	for (i = 0; i < BPF_TAG_SIZE && n < len; i++)
+	for (i = 0; i < PD_BPF_TAG_SIZE && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%02x",
-				      tags[sub * BPF_TAG_SIZE + i]);
+				      tags[sub * PD_BPF_TAG_SIZE + i]);
 	if (btf) {
 		uint32_t rec_size = info->func_info_rec_size;
 		const uint8_t *rec = array_at(p, info->func_info,
 					      (uint64_t)sub + 1, rec_size);
-		struct bpf_func_info fi;
+		struct pd_bpf_func_info fi;
 
 		if (rec && rec_size >= sizeof(fi)) {
 			memcpy(&fi, rec + (size_t)sub * rec_size, sizeof(fi));
 			fn = btf_type_name(btf, fi.type_id);
 		}
 	} else if (sub == 0 && nr_subs == 1) {
-		memcpy(name, info->name, BPF_OBJ_NAME_LEN);
+		memcpy(name, info->name, PD_BPF_OBJ_NAME_LEN);
 		if (name[0])
 			fn = name;
 	} else {
@@ -234,7 +195,7 @@ static void print_prog(FILE *out, const struct pd_features *f,
 	const struct pd_bpf_btf *b = NULL;
 	struct btf_view btf;
 	bool have_btf = false;
-	struct bpf_prog_info info;
+	struct pd_bpf_prog_info info;
 	char name[512];		/* perf's KSYM_NAME_LEN */
 	uint32_t i, nr;
 
@@ -247,7 +208,7 @@ static void print_prog(FILE *out, const struct pd_features *f,
 		return;
 	addrs = array_at(p, info.jited_ksyms, nr, 8);
 	lens = array_at(p, info.jited_func_lens, nr, 4);
-	tags = array_at(p, info.prog_tags, nr, BPF_TAG_SIZE);
+	tags = array_at(p, info.prog_tags, nr, PD_BPF_TAG_SIZE);
 	if (nr && (!addrs || !lens || !tags)) {
 		fprintf(out, "# bpf_prog_info %u: (arrays not in saved data)\n",
 			info.id);
@@ -284,7 +245,7 @@ static uint32_t prog_id(const struct pd_bpf_prog *p)
 	uint32_t id = 0;
 
 	if (p->info && p->info_len >= FIELD_END(id))
-		memcpy(&id, p->info + offsetof(struct bpf_prog_info, id), 4);
+		memcpy(&id, p->info + offsetof(struct pd_bpf_prog_info, id), 4);
 	return id;
 }
 
@@ -310,12 +271,12 @@ void pd_info_print_bpf_progs(FILE *out, const struct pd_features *f)
 		return;
 	/*
 	 * perf 6.1 stops reading the feature at an info larger than its
-	 * struct bpf_prog_info (the same size as ours), keeping those
+	 * struct pd_bpf_prog_info (the same size as ours), keeping those
 	 * before it.
 	 */
 	for (i = 0; i < n; i++) {
 		v[i] = &f->bpf_prog_info.progs[i];
-		if (v[i]->info_len > sizeof(struct bpf_prog_info))
+		if (v[i]->info_len > sizeof(struct pd_bpf_prog_info))
 			break;
 	}
 	n = i;

@@ -26,23 +26,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <linux/bpf.h>
+#include <perfdata/kernel-abi.h>
 
 #include "record.h"
 #include "common/bytes.h"
 
 #define REC_MAX		4096
 #define NAME_MAX_LEN	512	/* perf 6.1's KSYM_NAME_LEN */
-#define TAG_SIZE	8
-#define KSYM_TYPE_BPF	1
-#define BPF_EVENT_PROG_LOAD 1
-
-/*
- * sizeof(struct bpf_prog_info) in the uapi copy perf 6.0 and later are
- * built with (attach_btf_id its last field): a larger info_len makes perf
- * refuse the whole header ("detected invalid bpf_prog_info").
- */
-#define PERF_PROG_INFO_LEN	232
+#define TAG_SIZE	PD_BPF_TAG_SIZE
 
 /* perf's array numbering (bpf-utils.h, v6.1): bit n of "arrays" */
 enum {
@@ -51,7 +42,7 @@ enum {
 	ARR_PROG_TAGS, ARR_NR,
 };
 
-#define OFF(f)	offsetof(struct bpf_prog_info, f)
+#define OFF(f)	offsetof(struct pd_bpf_prog_info, f)
 
 /* where each array's pointer, count and element size (or fixed size) are */
 static const struct {
@@ -133,15 +124,15 @@ static uint32_t elem_size(const void *info, int i)
 				      arrays[i].fixed;
 }
 
-static int get_info(int fd, struct bpf_prog_info *info)
+static int get_info(int fd, struct pd_bpf_prog_info *info)
 {
-	union bpf_attr a;
+	union pd_bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.info.bpf_fd = fd;
 	a.info.info_len = sizeof(*info);
 	a.info.info = (uint64_t)(uintptr_t)info;
-	return rec_bpf_sys(BPF_OBJ_GET_INFO_BY_FD, &a) ? -errno : 0;
+	return rec_bpf_sys(PD_BPF_OBJ_GET_INFO_BY_FD, &a) ? -errno : 0;
 }
 
 /* Keep the BTF of id, once; 0 or a negative error. */
@@ -182,7 +173,7 @@ static int keep_btf(struct rec_bpf *s, uint32_t id, const void **data,
 }
 
 static void sub_prog_name(char *buf, size_t len,
-			  const struct bpf_prog_info *info, const uint8_t *tag,
+			  const struct pd_bpf_prog_info *info, const uint8_t *tag,
 			  const char *btf_name, uint32_t sub)
 {
 	const char *name = NULL;
@@ -206,7 +197,7 @@ static int add_ksymbol(struct rec_bpf *s, uint64_t addr, uint32_t len,
 			const char *name)
 {
 	uint8_t rec[REC_MAX + NAME_MAX_LEN];
-	uint16_t type = KSYM_TYPE_BPF, flags = 0;
+	uint16_t type = PD_KSYMBOL_TYPE_BPF, flags = 0;
 	size_t n = 8;
 
 	memset(rec, 0, 8);
@@ -226,7 +217,7 @@ static int add_bpf_event(struct rec_bpf *s, uint32_t id,
 			  const uint8_t *tag)
 {
 	uint8_t rec[REC_MAX];
-	uint16_t type = BPF_EVENT_PROG_LOAD, flags = 0;
+	uint16_t type = PD_BPF_EVENT_PROG_LOAD, flags = 0;
 	size_t n = 8;
 
 	memcpy(rec + n, &type, 2);
@@ -251,12 +242,17 @@ static bool find_prog(const struct rec_bpf *s, uint32_t id, size_t *at)
 	return i < s->nr_progs && s->progs[i].id == id;
 }
 
-/* The BPF_PROG_INFO entry of a program, in id order. */
-static int add_entry(struct rec_bpf *s, const struct bpf_prog_info *info,
+/*
+ * The BPF_PROG_INFO entry of a program, in id order. The info is
+ * PD_BPF_PROG_INFO_SIZE bytes, the size of the struct perf 6.0 and later
+ * are built with: perf refuses the whole header for a larger info_len
+ * ("detected invalid bpf_prog_info"), and --target-perf shrinks it for
+ * older ones.
+ */
+static int add_entry(struct rec_bpf *s, const struct pd_bpf_prog_info *info,
 		     uint32_t want, const uint8_t *data, uint32_t data_len)
 {
-	uint32_t info_len = sizeof(*info) < PERF_PROG_INFO_LEN ?
-			    sizeof(*info) : PERF_PROG_INFO_LEN;
+	uint32_t info_len = PD_BPF_PROG_INFO_SIZE;
 	struct prog_entry *v, *e;
 	size_t at;
 
@@ -288,7 +284,7 @@ static int add_entry(struct rec_bpf *s, const struct bpf_prog_info *info,
  */
 static int one_prog(struct rec_bpf *s, int fd, bool synth)
 {
-	struct bpf_prog_info first, info;
+	struct pd_bpf_prog_info first, info;
 	uint32_t data_len = 0, sub, cnt, want = 0;
 	const uint8_t *tags;
 	const uint64_t *addrs;
@@ -471,17 +467,17 @@ struct rec_bpf *rec_bpf__collect(const struct pd_attr *attr,
 	}
 	s->attr = attr;
 	for (;;) {
-		union bpf_attr a;
+		union pd_bpf_attr a;
 		int fd;
 
 		memset(&a, 0, sizeof(a));
-		a.start_id = id;
-		if (rec_bpf_sys(BPF_PROG_GET_NEXT_ID, &a))
+		a.get_id.id = id;
+		if (rec_bpf_sys(PD_BPF_PROG_GET_NEXT_ID, &a))
 			break;	/* ENOENT: the last; EPERM, EINVAL: none */
-		id = a.next_id;
+		id = a.get_id.next_id;
 		memset(&a, 0, sizeof(a));
-		a.prog_id = id;
-		fd = rec_bpf_sys(BPF_PROG_GET_FD_BY_ID, &a);
+		a.get_id.id = id;
+		fd = rec_bpf_sys(PD_BPF_PROG_GET_FD_BY_ID, &a);
 		if (fd < 0)
 			continue;	/* unloaded meanwhile */
 		err = one_prog(s, fd, true);
@@ -505,15 +501,15 @@ struct rec_bpf *rec_bpf__collect(const struct pd_attr *attr,
 
 int rec_bpf__loaded(struct rec_bpf *s, uint32_t id)
 {
-	union bpf_attr a;
+	union pd_bpf_attr a;
 	size_t at;
 	int fd, err;
 
 	if (find_prog(s, id, &at))
 		return 0;
 	memset(&a, 0, sizeof(a));
-	a.prog_id = id;
-	fd = rec_bpf_sys(BPF_PROG_GET_FD_BY_ID, &a);
+	a.get_id.id = id;
+	fd = rec_bpf_sys(PD_BPF_PROG_GET_FD_BY_ID, &a);
 	if (fd < 0)
 		return 0;	/* gone already, or no privilege */
 	err = one_prog(s, fd, false);

@@ -8,21 +8,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <perfdata/compat.h>
+#include <perfdata/kernel-abi.h>
 
 #include "record.h"
 
 /* perf_event_attr.size given to the kernel: the 5.13+ layout (sig_data) */
 #define REC_ATTR_SIZE	PD_ATTR_SIZE_VER7
 
-#define SW_CPU_CLOCK		0
-#define SW_CONTEXT_SWITCHES	3
 #define CAP_SYS_ADMIN_BIT	21
 #define CAP_PERFMON_BIT		38
-#define PERF_FLAG_FD_CLOEXEC	(1UL << 3)
 
 struct named_event {
 	const char *name;
@@ -31,27 +28,27 @@ struct named_event {
 };
 
 static const struct named_event named_events[] = {
-	{ "cpu-clock",		PD_TYPE_SOFTWARE, 0 },
-	{ "task-clock",		PD_TYPE_SOFTWARE, 1 },
-	{ "page-faults",	PD_TYPE_SOFTWARE, 2 },
-	{ "faults",		PD_TYPE_SOFTWARE, 2 },
-	{ "context-switches",	PD_TYPE_SOFTWARE, 3 },
-	{ "cs",			PD_TYPE_SOFTWARE, 3 },
-	{ "cpu-migrations",	PD_TYPE_SOFTWARE, 4 },
-	{ "migrations",		PD_TYPE_SOFTWARE, 4 },
-	{ "minor-faults",	PD_TYPE_SOFTWARE, 5 },
-	{ "major-faults",	PD_TYPE_SOFTWARE, 6 },
-	{ "dummy",		PD_TYPE_SOFTWARE, 9 },
-	{ "cycles",		PD_TYPE_HARDWARE, 0 },
-	{ "cpu-cycles",		PD_TYPE_HARDWARE, 0 },
-	{ "instructions",	PD_TYPE_HARDWARE, 1 },
-	{ "cache-references",	PD_TYPE_HARDWARE, 2 },
-	{ "cache-misses",	PD_TYPE_HARDWARE, 3 },
-	{ "branch-instructions", PD_TYPE_HARDWARE, 4 },
-	{ "branches",		PD_TYPE_HARDWARE, 4 },
-	{ "branch-misses",	PD_TYPE_HARDWARE, 5 },
-	{ "bus-cycles",		PD_TYPE_HARDWARE, 6 },
-	{ "ref-cycles",		PD_TYPE_HARDWARE, 9 },
+	{ "cpu-clock",		PD_TYPE_SOFTWARE, PD_SW_CPU_CLOCK },
+	{ "task-clock",		PD_TYPE_SOFTWARE, PD_SW_TASK_CLOCK },
+	{ "page-faults",	PD_TYPE_SOFTWARE, PD_SW_PAGE_FAULTS },
+	{ "faults",		PD_TYPE_SOFTWARE, PD_SW_PAGE_FAULTS },
+	{ "context-switches",	PD_TYPE_SOFTWARE, PD_SW_CONTEXT_SWITCHES },
+	{ "cs",			PD_TYPE_SOFTWARE, PD_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations",	PD_TYPE_SOFTWARE, PD_SW_CPU_MIGRATIONS },
+	{ "migrations",		PD_TYPE_SOFTWARE, PD_SW_CPU_MIGRATIONS },
+	{ "minor-faults",	PD_TYPE_SOFTWARE, PD_SW_PAGE_FAULTS_MIN },
+	{ "major-faults",	PD_TYPE_SOFTWARE, PD_SW_PAGE_FAULTS_MAJ },
+	{ "dummy",		PD_TYPE_SOFTWARE, PD_SW_DUMMY },
+	{ "cycles",		PD_TYPE_HARDWARE, PD_HW_CPU_CYCLES },
+	{ "cpu-cycles",		PD_TYPE_HARDWARE, PD_HW_CPU_CYCLES },
+	{ "instructions",	PD_TYPE_HARDWARE, PD_HW_INSTRUCTIONS },
+	{ "cache-references",	PD_TYPE_HARDWARE, PD_HW_CACHE_REFERENCES },
+	{ "cache-misses",	PD_TYPE_HARDWARE, PD_HW_CACHE_MISSES },
+	{ "branch-instructions", PD_TYPE_HARDWARE, PD_HW_BRANCH_INSTRUCTIONS },
+	{ "branches",		PD_TYPE_HARDWARE, PD_HW_BRANCH_INSTRUCTIONS },
+	{ "branch-misses",	PD_TYPE_HARDWARE, PD_HW_BRANCH_MISSES },
+	{ "bus-cycles",		PD_TYPE_HARDWARE, PD_HW_BUS_CYCLES },
+	{ "ref-cycles",		PD_TYPE_HARDWARE, PD_HW_REF_CPU_CYCLES },
 };
 
 static int read_tracepoint_id(const char *sys, const char *name, uint64_t *id)
@@ -285,7 +282,7 @@ static int sys_perf_event_open(const struct pd_attr *a, pid_t pid, int cpu)
 
 	kernel_attr(a, buf);
 	fd = syscall(SYS_perf_event_open, buf, pid, cpu, -1,
-		     PERF_FLAG_FD_CLOEXEC);
+		     PD_PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
 }
 
@@ -301,7 +298,7 @@ int rec_event__open(struct rec_event *ev, pid_t pid, int cpu, bool *fell_back)
 		char *name = strdup("cpu-clock");
 
 		a.type = PD_TYPE_SOFTWARE;
-		a.config = SW_CPU_CLOCK;
+		a.config = PD_SW_CPU_CLOCK;
 		fd = sys_perf_event_open(&a, pid, cpu);
 		if (fd >= 0 && name) {
 			ev->attr = a;

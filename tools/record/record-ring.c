@@ -13,11 +13,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "record.h"
+#include <perfdata/kernel-abi.h>
 
-/* offsets in struct perf_event_mmap_page (stable kernel ABI) */
-#define MMAP_DATA_HEAD	1024
-#define MMAP_DATA_TAIL	1032
+#include "record.h"
 
 int rec_ring__map(struct rec_ring *r, int fd, int cpu, unsigned int pages)
 {
@@ -53,8 +51,9 @@ void rec_ring__unmap(struct rec_ring *r)
 long rec_ring__drain(struct rec_ring *r, rec_record_fn fn, void *ctx)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
-	uint64_t *headp = (uint64_t *)((uint8_t *)r->base + MMAP_DATA_HEAD);
-	uint64_t *tailp = (uint64_t *)((uint8_t *)r->base + MMAP_DATA_TAIL);
+	uint8_t *ctl = r->base;
+	uint64_t *headp = (uint64_t *)(ctl + PD_MMAP_PAGE_DATA_HEAD);
+	uint64_t *tailp = (uint64_t *)(ctl + PD_MMAP_PAGE_DATA_TAIL);
 	const uint8_t *data = (const uint8_t *)r->base + page;
 	uint64_t mask = r->data_size - 1;
 	uint64_t head, tail = r->tail, start = r->tail;

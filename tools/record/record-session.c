@@ -26,9 +26,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/perf_event.h>
-
 #include <perfdata/compat.h>
+#include <perfdata/kernel-abi.h>
 #include <perfdata/reader.h>
 
 #include "common/cli.h"
@@ -359,7 +358,7 @@ static int on_record(void *ctx, const void *rec)
 
 		memcpy(&what, (const uint8_t *)rec + 8, 2);
 		memcpy(&id, (const uint8_t *)rec + 12, 4);
-		if (what == 1) {	/* PERF_BPF_EVENT_PROG_LOAD */
+		if (what == PD_BPF_EVENT_PROG_LOAD) {
 			err = rec_bpf__loaded(s->bpf, id);
 			if (err)
 				return err;
@@ -423,7 +422,7 @@ static int add_id(struct rec_session *s, size_t ev, int fd)
 	struct rec_event *e = &s->evs[ev];
 	uint64_t id;
 
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
+	if (ioctl(fd, PD_PERF_IOC_ID, &id))
 		return -errno;
 	if (e->nr_ids == e->cap_ids) {
 		size_t cap = e->cap_ids ? 2 * e->cap_ids : 16;
@@ -482,7 +481,7 @@ static int open_events(struct rec_session *s)
 					return err;
 				}
 				if (s->evs[e].filter &&
-				    ioctl(fd, PERF_EVENT_IOC_SET_FILTER,
+				    ioctl(fd, PD_PERF_IOC_SET_FILTER,
 					  s->evs[e].filter)) {
 					pd_err("%s: filter '%s': %s",
 					       s->evs[e].name, s->evs[e].filter,
@@ -508,7 +507,7 @@ static int open_events(struct rec_session *s)
 					}
 					s->nr_rings++;
 					ring_fd = fd;
-				} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT,
+				} else if (ioctl(fd, PD_PERF_IOC_SET_OUTPUT,
 						 ring_fd)) {
 					err = -errno;
 					pd_err("%s: redirecting to the ring buffer of CPU %d: %s",
@@ -932,7 +931,7 @@ int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
 	}
 	/* a command's events start at its exec (enable_on_exec) */
 	if (!o->argv || o->all_cpus || o->cpu_list)
-		ioctl_all(&s, PERF_EVENT_IOC_ENABLE);
+		ioctl_all(&s, PD_PERF_IOC_ENABLE);
 	if (o->argv) {
 		err = release_child(&s);
 		if (err) {
@@ -943,7 +942,7 @@ int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
 		}
 	}
 	loop(&s);
-	ioctl_all(&s, PERF_EVENT_IOC_DISABLE);
+	ioctl_all(&s, PD_PERF_IOC_DISABLE);
 	if (!s.write_failed)
 		drain_all(&s);
 	report_child(&s);

@@ -169,8 +169,8 @@ int rec_bpf__loaded(struct rec_bpf *b, uint32_t id);
 int rec_bpf__features(struct rec_bpf *b, struct pd_writer *w);
 void rec_bpf__free(struct rec_bpf *b);
 /* bpf() with a zeroed-then-filled attr; its result, errno set. */
-union bpf_attr;
-int rec_bpf_sys(int cmd, union bpf_attr *attr);
+union pd_bpf_attr;
+int rec_bpf_sys(int cmd, union pd_bpf_attr *attr);
 /* The raw BTF of id (record-btf.c); the caller frees *data. */
 int rec_btf_fetch(uint32_t id, void **data, uint32_t *size);
 /* The name of type_id in a raw BTF (0: the BTF is valid, *name ""). */
