@@ -24,7 +24,8 @@ B           ?= build
 
 CC          ?= cc
 PKG_CONFIG  ?= pkg-config
-DEPS        := libelf libdw zlib libzstd libtraceevent
+# required; libtraceevent is optional (config.mk adds it to DEPS when found)
+DEPS        := libelf libdw zlib libzstd
 APT_DEPS    := make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev libiberty-dev
 
 ifeq ($(filter help clean,$(MAKECMDGOALS)),)
@@ -32,6 +33,8 @@ DEPS_MISSING := $(shell for p in $(DEPS); do $(PKG_CONFIG) --exists $$p || echo 
 ifneq ($(strip $(DEPS_MISSING)),)
 $(error missing libraries: $(DEPS_MISSING). Install them with: apt-get install $(APT_DEPS))
 endif
+include config.mk
+DEPS        += $(if $(HAVE_TEP),libtraceevent)
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS))
 DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs $(if $(TOOL_LDSTATIC),--static) $(DEPS))
 endif
@@ -40,7 +43,8 @@ WARN        := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes 
                -Wmissing-prototypes -Wformat=2
 OPT         ?= -O2 -g
 SAN         ?=
-BASE_CFLAGS := -std=gnu11 $(OPT) $(WARN) $(SAN) -D_GNU_SOURCE -fno-strict-aliasing
+BASE_CFLAGS := -std=gnu11 $(OPT) $(WARN) $(SAN) -D_GNU_SOURCE -fno-strict-aliasing \
+               $(FEATURE_CFLAGS)
 LIB_CFLAGS  := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -Ilibperfdata/include \
                -Ilibperfdata/src $(DEPS_CFLAGS)
 TOOL_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Itools $(DEPS_CFLAGS)

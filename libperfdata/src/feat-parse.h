@@ -38,7 +38,6 @@ int pd__feat_parse_build_ids(struct pd_feat_ctx *x, struct pd_build_id **ids,
 			     uint32_t *nr, size_t *cap);
 
 int pd__feat_parse_tracing(struct pd_feat_ctx *x);
-void pd__feat_tep_free(struct tep_handle *tep);
 
 /*
  * Lines of the tracing data libtraceevent can be given safely (see

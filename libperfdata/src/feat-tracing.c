@@ -5,7 +5,8 @@
  * tracepoints. We walk its framing (docs/perf-data-format.md, section 10)
  * and hand each format to libtraceevent, which knows the format language;
  * the event ids and names come from libtraceevent, or from the format's
- * own "name:" and "ID:" lines when it cannot parse a format.
+ * own "name:" and "ID:" lines when it cannot parse a format, or when
+ * the library was built without libtraceevent (trace-tep.h).
  *
  * Numbers in the blob are in the recording host's byte order, stated by
  * a flag inside the blob, independent of the perf.data header's order.
@@ -14,9 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <traceevent/event-parse.h>
-
 #include "feat-parse.h"
+#include "trace-tep.h"
 
 #define TRACING_MAGIC "\027\010Dtracing"
 #define MAX_EVENTS_PER_SYSTEM 65536
@@ -223,21 +223,6 @@ static void scan_format(struct pd_feat_ctx *x, struct pd_trace_event *ev)
 	}
 }
 
-static struct tep_handle *new_tep(const struct pd_tracing *t)
-{
-	struct tep_handle *tep = tep_alloc();
-
-	if (!tep)
-		return NULL;
-	tep_set_file_bigendian(tep, t->big_endian ? TEP_BIG_ENDIAN :
-						    TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, host_big_endian() ? TEP_BIG_ENDIAN :
-							 TEP_LITTLE_ENDIAN);
-	tep_set_long_size(tep, t->long_size);
-	tep_set_page_size(tep, (int)t->page_size);
-	return tep;
-}
-
 static int read_events(struct pd_feat_ctx *x, struct pd_tracing *t,
 		       struct tep_handle *tep)
 {
@@ -272,8 +257,7 @@ static int read_events(struct pd_feat_ctx *x, struct pd_tracing *t,
 		}
 		for (i = 0; i < count; i++) {
 			struct pd_trace_event *ev = &evs[total];
-			struct tep_event *te = NULL;
-			const char *text;
+			const char *text, *name = NULL;
 			char *full;
 			size_t len;
 
@@ -282,12 +266,11 @@ static int read_events(struct pd_feat_ctx *x, struct pd_tracing *t,
 				return -1;
 			ev->system = sys;
 			len = ev->format_len;
-			if (tep && (text = tep_format(x, ev->format, &len)))
-				tep_parse_format(tep, &te, text, len, sys);
-			if (te && te->name) {
-				ev->id = (uint64_t)te->id;
-				ev->event = pd_arena_strndup(x->arena, te->name,
-							     strlen(te->name));
+			if (tep && (text = tep_format(x, ev->format, &len)) &&
+			    pd__tep_parse_format(tep, text, len, sys, &ev->id,
+						 &name)) {
+				ev->event = pd_arena_strndup(x->arena, name,
+							     strlen(name));
 			} else {
 				scan_format(x, ev);
 			}
@@ -338,7 +321,7 @@ int pd__feat_parse_tracing(struct pd_feat_ctx *x)
 		return -1;
 	}
 
-	tep = new_tep(&t);
+	tep = pd__tep_new(&t);
 	if (!pd_cursor_need(&x->c, 12) || memcmp(x->c.p, "header_page", 12)) {
 		x->why = "header_page missing";
 		goto fail;
@@ -348,7 +331,8 @@ int pd__feat_parse_tracing(struct pd_feat_ctx *x)
 	if (!text)
 		goto fail;
 	if (tep)
-		tep_parse_header_page(tep, (char *)text, len, t.long_size);
+		pd__tep_parse_header_page(tep, (char *)text, len,
+					  t.long_size);
 	if (!pd_cursor_need(&x->c, 13) || memcmp(x->c.p, "header_event", 13)) {
 		x->why = "header_event missing";
 		goto fail;
@@ -367,7 +351,7 @@ int pd__feat_parse_tracing(struct pd_feat_ctx *x)
 		if (!text)
 			goto fail;
 		if (tep && (text = tep_format(x, text, &len)))
-			tep_parse_event(tep, text, len, "ftrace");
+			pd__tep_parse_event(tep, text, len, "ftrace");
 	}
 	t.nr_ftrace = nr_ftrace;
 
@@ -384,7 +368,7 @@ int pd__feat_parse_tracing(struct pd_feat_ctx *x)
 		const char *safe = printk_safe(x, t.printk, t.printk_size);
 
 		if (safe && *safe)
-			tep_parse_printk_formats(tep, safe);
+			pd__tep_parse_printk_formats(tep, safe);
 	}
 	/* v0.6 appends saved_cmdlines; tolerate writers that did not */
 	if (strcmp(t.version, "0.5") && pd_cursor_left(&x->c) >= 8) {
@@ -392,24 +376,16 @@ int pd__feat_parse_tracing(struct pd_feat_ctx *x)
 		if (!t.saved_cmdlines)
 			goto fail;
 		if (tep && t.saved_cmdlines_size)
-			tep_parse_saved_cmdlines(tep, t.saved_cmdlines);
+			pd__tep_parse_saved_cmdlines(tep, t.saved_cmdlines);
 	}
 	if (!t.saved_cmdlines)
 		t.saved_cmdlines = "";
 
 	x->f->tracing = t;
-	if (*x->tep)
-		tep_free(*x->tep);
+	pd__tep_free(*x->tep);
 	*x->tep = tep;
 	return 0;
 fail:
-	if (tep)
-		tep_free(tep);
+	pd__tep_free(tep);
 	return -1;
-}
-
-void pd__feat_tep_free(struct tep_handle *tep)
-{
-	if (tep)
-		tep_free(tep);
 }

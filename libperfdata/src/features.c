@@ -15,6 +15,7 @@
 #include "arena.h"
 #include "feat-parse.h"
 #include "features-internal.h"
+#include "trace-tep.h"
 
 struct pd_features_priv {
 	struct pd_features pub;
@@ -46,7 +47,7 @@ void pd_features__free(struct pd_features *f)
 	if (!f)
 		return;
 	p = priv(f);
-	pd__feat_tep_free(p->tep);
+	pd__tep_free(p->tep);
 	free(p->build_ids);
 	free(p->build_id_raw);
 	pd_arena_free(&p->arena);

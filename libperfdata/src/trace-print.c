@@ -24,7 +24,11 @@
  * A format that fails the print fmt checks is given a print fmt that
  * does not parse, so libtraceevent prints it as "[FAILED TO PARSE]" and
  * its fields.
+ *
+ * Built with libtraceevent only; trace-print-none.c is the printer
+ * without it.
  */
+#ifdef HAVE_LIBTRACEEVENT
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -37,6 +41,7 @@
 
 #include "feat-parse.h"
 #include "internal.h"
+#include "trace-tep.h"
 
 #define FIELD_LIMIT	0x10000
 /* fields, then a __rel_loc's 16-bit offset and 16-bit length past them */
@@ -57,13 +62,6 @@ static bool is_ident(char c)
 {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9');
-}
-
-static bool host_big_endian(void)
-{
-	const uint16_t one = 1;
-
-	return *(const uint8_t *)&one == 0;
 }
 
 PD_EXPORT struct pd_trace_printer *
@@ -88,8 +86,7 @@ PD_EXPORT void pd_trace_printer__free(struct pd_trace_printer *p)
 {
 	if (!p)
 		return;
-	if (p->tep)
-		tep_free(p->tep);
+	pd__tep_free(p->tep);
 	trace_seq_destroy(&p->seq);
 	free(p->data);
 	free(p);
@@ -390,21 +387,14 @@ static int build(struct pd_trace_printer *p)
 
 	if (p->tep && p->built_from == t->events)
 		return 0;
-	if (p->tep)
-		tep_free(p->tep);
+	pd__tep_free(p->tep);
 	p->tep = NULL;
 	p->built_from = t->events;
 	if (!pd_features__has(p->f, PD_FEAT_TRACING_DATA) || !t->nr_events)
 		return -ENOENT;
-	tep = tep_alloc();
+	tep = pd__tep_new(t);
 	if (!tep)
 		return -ENOMEM;
-	tep_set_file_bigendian(tep, t->big_endian ? TEP_BIG_ENDIAN :
-						    TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep, host_big_endian() ? TEP_BIG_ENDIAN :
-							 TEP_LITTLE_ENDIAN);
-	tep_set_long_size(tep, t->long_size);
-	tep_set_page_size(tep, (int)t->page_size);
 	for (i = 0; i < t->nr_events; i++) {
 		const struct pd_trace_event *ev = &t->events[i];
 		size_t len = 0;
@@ -412,18 +402,18 @@ static int build(struct pd_trace_printer *p)
 
 		if (!text)
 			continue;
-		tep_parse_event(tep, text, len, ev->system);
+		pd__tep_parse_event(tep, text, len, ev->system);
 		free(text);
 	}
 	if (t->printk && t->printk_size) {
 		char *printk = checked_printk(t->printk, t->printk_size);
 
 		if (printk && *printk)
-			tep_parse_printk_formats(tep, printk);
+			pd__tep_parse_printk_formats(tep, printk);
 		free(printk);
 	}
 	if (t->saved_cmdlines && t->saved_cmdlines_size)
-		tep_parse_saved_cmdlines(tep, t->saved_cmdlines);
+		pd__tep_parse_saved_cmdlines(tep, t->saved_cmdlines);
 	p->tep = tep;
 	return 0;
 }
@@ -471,3 +461,4 @@ PD_EXPORT int pd_trace_printer__print(struct pd_trace_printer *p, uint64_t id,
 	}
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }
+#endif /* HAVE_LIBTRACEEVENT */

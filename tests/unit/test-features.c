@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include <perfdata/features.h>
+#ifdef HAVE_LIBTRACEEVENT
 #include <traceevent/event-parse.h>
+#endif
 
 #include "features-internal.h"
 #include "sec.h"
@@ -255,6 +257,9 @@ static const char sched_fmt[] =
 	"print fmt: \"prev_pid=%d\", REC->prev_pid\n";
 
 /* blob numbers follow the blob's own endian flag */
+/* saved_cmdlines of the 0.6 blobs: comms with spaces and slashes */
+static const char cmdlines[] = "42 bash\n7 kworker/0:1 x\n";
+
 static void tracing_blob(struct sec *s, const char *version)
 {
 	bytes(s, "\027\010Dtracing", 10);
@@ -274,8 +279,10 @@ static void tracing_blob(struct sec *s, const char *version)
 	bytes(s, sched_fmt, sizeof(sched_fmt) - 1);
 	u32(s, 0);			/* kallsyms */
 	u32(s, 0);			/* printk */
-	if (strcmp(version, "0.5"))
-		u64(s, 0);		/* saved cmdlines */
+	if (strcmp(version, "0.5")) {
+		u64(s, sizeof(cmdlines) - 1);
+		bytes(s, cmdlines, sizeof(cmdlines) - 1);
+	}
 }
 
 static void test_tracing(int be)
@@ -295,9 +302,23 @@ static void test_tracing(int be)
 		      !strcmp(f->tracing.events[0].name, "sched:sched_switch"),
 		      "%s tracing data %s: event id and name", o, versions[v]);
 		tep = pd_features__tep(f);
+#ifdef HAVE_LIBTRACEEVENT
 		CHECK(tep && tep_find_event(tep, 316) &&
 		      tep_find_field(tep_find_event(tep, 316), "prev_pid"),
 		      "%s tracing data %s: libtraceevent has the format", o, versions[v]);
+		if (v == 1) {
+			const char *c42 = tep ? tep_data_comm_from_pid(tep, 42) : NULL;
+			const char *c7 = tep ? tep_data_comm_from_pid(tep, 7) : NULL;
+
+			CHECK(c42 && c7 && !strcmp(c42, "bash") &&
+			      !strcmp(c7, "kworker/0:1 x"),
+			      "%s tracing data %s: saved_cmdlines registered ('%s', '%s')",
+			      o, versions[v], c42 ? c42 : "", c7 ? c7 : "");
+		}
+#else
+		CHECK(!tep, "%s tracing data %s: no libtraceevent, no handle",
+		      o, versions[v]);
+#endif
 		CHECK(f->tracing.page_size == 4096 && f->tracing.long_size == 8 &&
 		      f->tracing.big_endian == be, "%s tracing data %s: blob header", o, versions[v]);
 		pd_features__free(f);

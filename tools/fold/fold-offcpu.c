@@ -3,15 +3,23 @@
  * Off-CPU bookkeeping: one pending stack per thread that left the CPU,
  * found by tid in an open-addressing table. Memory is bounded by the
  * number of threads, not by the number of switches.
+ *
+ * sched_switch's prev_pid and next_pid are read with libtraceevent, from
+ * the tracing data's formats; a build without it says once, for a file
+ * with sched_switch samples, that it cannot read them (context-switches
+ * samples, pd-record --off-cpu's, need no format).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HAVE_LIBTRACEEVENT
 #include <traceevent/event-parse.h>
+#endif
 
 #include <perfdata/features.h>
 
+#include "common/cli.h"
 #include "fold-offcpu.h"
 
 struct pending {
@@ -23,8 +31,10 @@ struct pending {
 
 struct fold_offcpu {
 	struct pd_reader *r;
+#ifdef HAVE_LIBTRACEEVENT
 	struct tep_event *sched_switch;
 	struct tep_format_field *prev_pid, *next_pid;
+#endif
 	bool looked_up;
 	struct pending *v;
 	size_t nr, cap;
@@ -53,6 +63,7 @@ void fold_offcpu__free(struct fold_offcpu *oc)
 	free(oc);
 }
 
+#ifdef HAVE_LIBTRACEEVENT
 static void lookup(struct fold_offcpu *oc)
 {
 	struct tep_handle *tep;
@@ -90,6 +101,27 @@ bool fold_offcpu__is_switch(struct fold_offcpu *oc, const struct pd_event *ev,
 	*next_tid = (int32_t)next;
 	return true;
 }
+#else
+bool fold_offcpu__is_switch(struct fold_offcpu *oc, const struct pd_event *ev,
+			    int32_t *prev_tid, int32_t *next_tid)
+{
+	const struct pd_tracing *t;
+	uint32_t i;
+
+	if (oc->looked_up)
+		return false;
+	oc->looked_up = true;
+	t = &pd_reader__features(oc->r)->tracing;
+	for (i = 0; i < t->nr_events; i++) {
+		if (!strcmp(t->events[i].name, "sched:sched_switch")) {
+			pd_warn("--off-cpu: sched:sched_switch samples not read: this %s was built without libtraceevent",
+				pd_prog);
+			break;
+		}
+	}
+	return false;
+}
+#endif
 
 static uint64_t hash_tid(int32_t tid)
 {

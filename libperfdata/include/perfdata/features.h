@@ -294,7 +294,9 @@ bool pd_features__seen(const struct pd_features *f, unsigned int id);
 /*
  * The tracing data parsed by libtraceevent, for decoding tracepoint RAW
  * samples (tep_find_event(), tep_print_event()); NULL without tracing
- * data or when libtraceevent refused it.
+ * data, when libtraceevent refused it, or when libperfdata was built
+ * without libtraceevent (the tracepoints' names and ids in
+ * pd_features.tracing then come from their formats' own lines).
  */
 struct tep_handle *pd_features__tep(const struct pd_features *f);
 

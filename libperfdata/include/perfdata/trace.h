@@ -40,7 +40,9 @@ void pd_trace_printer__free(struct pd_trace_printer *p);
  * The text of a sample of tracepoint id (its attr.config) taken on cpu,
  * raw its PERF_SAMPLE_RAW bytes, into buf (always NUL-terminated, cut at
  * size). Returns the text's full length, or -ENOENT when the tracing
- * data has no format of that id (or no tracing data was read), -ENOMEM.
+ * data has no format of that id (or no tracing data was read), -ENOMEM,
+ * or -ENOTSUP when libperfdata was built without libtraceevent (the
+ * first such sample logs a warning saying so).
  */
 int pd_trace_printer__print(struct pd_trace_printer *p, uint64_t id, int cpu,
 			    const void *raw, size_t raw_size, char *buf,

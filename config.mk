@@ -1,0 +1,40 @@
+# Optional libraries and library calls, probed once per make run.
+#
+# We build on the oldest toolchain we claim (Debian 11: elfutils 0.183,
+# libtraceevent 1.1.2; RHEL 8: no libtraceevent at all) as on current
+# ones. What a library may lack is probed by compiling and linking a
+# one-line program, as FLAME_LDFLAGS is; each probe that succeeds adds a
+# -DHAVE_... to FEATURE_CFLAGS, and the code keeps a fallback for when it
+# does not. A missing optional part is reported with $(info), never an
+# error. Included by the Makefile once the required DEPS are found; it
+# adds libtraceevent to DEPS when HAVE_TEP is y.
+
+HASH := \#
+
+# probe CFLAGS LIBS, PROGRAM: y when PROGRAM compiles and links
+probe = $(shell printf '%b' '$(3)' | \
+	$(CC) -x c -o /dev/null $(1) - -x none $(2) >/dev/null 2>&1 && echo y)
+
+# libtraceevent: reads tracepoint formats and prints their fields as perf
+# does. Without it (not installed, or NO_LIBTRACEEVENT=1) tracepoints are
+# still named from their formats; printing their fields, or pd-fold
+# --off-cpu reading sched_switch, says that it cannot.
+ifndef NO_LIBTRACEEVENT
+HAVE_TEP := $(shell $(PKG_CONFIG) --exists libtraceevent && echo y)
+endif
+ifeq ($(HAVE_TEP),y)
+TEP_CFLAGS  := $(shell $(PKG_CONFIG) --cflags libtraceevent)
+TEP_LIBS    := $(shell $(PKG_CONFIG) --libs libtraceevent)
+FEATURE_CFLAGS += -DHAVE_LIBTRACEEVENT
+# newer than 1.1 (Debian 11 has 1.1.2 without them): else the library
+# registers each line itself with tep_register_comm() and
+# tep_register_print_string(), which 1.1 has
+ifeq ($(call probe,$(TEP_CFLAGS),$(TEP_LIBS),$(HASH)include <traceevent/event-parse.h>\nint main(void) { return tep_parse_saved_cmdlines(0, ""); }\n),y)
+FEATURE_CFLAGS += -DHAVE_TEP_PARSE_SAVED_CMDLINES
+endif
+ifeq ($(call probe,$(TEP_CFLAGS),$(TEP_LIBS),$(HASH)include <traceevent/event-parse.h>\nint main(void) { return tep_parse_printk_formats(0, ""); }\n),y)
+FEATURE_CFLAGS += -DHAVE_TEP_PARSE_PRINTK_FORMATS
+endif
+else
+$(info libtraceevent not used$(if $(NO_LIBTRACEEVENT), (NO_LIBTRACEEVENT), (pkg-config libtraceevent fails)): tracepoint fields will not be printed (Debian: apt-get install libtraceevent-dev))
+endif
