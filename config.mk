@@ -38,3 +38,13 @@ endif
 else
 $(info libtraceevent not used$(if $(NO_LIBTRACEEVENT), (NO_LIBTRACEEVENT), (pkg-config libtraceevent fails)): tracepoint fields will not be printed (Debian: apt-get install libtraceevent-dev))
 endif
+
+# elfutils 0.188's dwfl_frame_reg(): the registers of any frame, which
+# pd-unwind hands to libunwind's guessed step where a frame has no unwind
+# tables. Without it only the registers of a chain's first frame are
+# known, and a chain ends at a later frame without tables.
+ifeq ($(call probe,$(shell $(PKG_CONFIG) --cflags libdw),$(shell $(PKG_CONFIG) --libs libdw),$(HASH)include <elfutils/libdwfl.h>\nint main(void) { Dwarf_Word w; return dwfl_frame_reg(0, 0, &w); }\n),y)
+FEATURE_CFLAGS += -DHAVE_DWFL_FRAME_REG
+else
+$(info elfutils older than 0.188 (no dwfl_frame_reg): DWARF unwinding will not guess past a frame without unwind tables after the first)
+endif

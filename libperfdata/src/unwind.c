@@ -110,6 +110,11 @@ struct uw_ctx {
 	bool guessed;		/* set by frame_cb() */
 	bool resume;		/* read by set_initial_registers() */
 	struct pd_unwind_guess g;
+	/* where the current pass of libdw started: its registers, and how
+	 * many frames it has given (see frame_regs()) */
+	uint64_t first_regs[PD_UNWIND_MAX_DWARF_REGS];
+	uint64_t first_regs_set;
+	int pass_n;
 };
 
 struct pd_unwinder {
@@ -126,6 +131,7 @@ struct pd_unwinder {
 	unsigned int nr_spaces;
 	uint64_t tick;
 	bool warned_arch, warned_abi, warned_regs, warned_stack;
+	bool warned_frame_reg;
 	enum pd_unwind_stop last_stop;	/* of the last user_stack() */
 	const char *last_dso;
 };
@@ -356,14 +362,18 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	uint64_t val;
 	unsigned int i;
 
+	c->first_regs_set = 0;
 	/* a chain resumed after a guessed step: what the guess knows */
 	if (c->resume) {
 		for (i = 0; i < a->nr_dwarf; i++) {
 			Dwarf_Word w = c->g.new_regs[i];
 
-			if ((c->g.new_regs_set & (1ULL << i)) &&
-			    !dwfl_thread_state_registers(thread, (int)i, 1, &w))
+			if (!(c->g.new_regs_set & (1ULL << i)))
+				continue;
+			if (!dwfl_thread_state_registers(thread, (int)i, 1, &w))
 				return false;
+			c->first_regs[i] = w;
+			c->first_regs_set |= 1ULL << i;
 		}
 		dwfl_thread_state_register_pc(thread, c->g.new_pc);
 		return true;
@@ -379,6 +389,8 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 		w = val;
 		if (!dwfl_thread_state_registers(thread, (int)i, 1, &w))
 			return false;
+		c->first_regs[i] = w;
+		c->first_regs_set |= 1ULL << i;
 	}
 	if (pd__unwind_reg(&c->smp->user_regs, a->perf_ip, &val))
 		return false;
@@ -772,19 +784,20 @@ static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
 	return perf_access_mem(ctx, addr, val);
 }
 
-/* libunwind's step without tables, from the frame at pc */
-static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+/*
+ * The registers libdw knows at a frame, into g. dwfl_frame_reg() came
+ * with elfutils 0.188; before it, libdw tells the registers of no frame,
+ * and those known are the ones the current pass started from (the
+ * sample's, or a guessed frame's), for its first frame only. A later
+ * frame then has none, and libunwind's guess cannot step from it: the
+ * chain ends there, where perf's goes on (said once).
+ */
+static void frame_regs(struct uw_ctx *c, Dwfl_Frame *state)
 {
-	const struct pd_unwind_arch *a = c->a;
 	unsigned int i;
 
-	if (!a->guess)
-		return;
-	memset(&c->g, 0, sizeof(c->g));
-	c->g.pc = pc;
-	c->g.read = guess_read;
-	c->g.ctx = c;
-	for (i = 0; i < a->nr_dwarf; i++) {
+#ifdef HAVE_DWFL_FRAME_REG
+	for (i = 0; i < c->a->nr_dwarf; i++) {
 		Dwarf_Word w;
 
 		if (!dwfl_frame_reg(state, i, &w)) {
@@ -792,6 +805,31 @@ static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
 			c->g.regs_set |= 1ULL << i;
 		}
 	}
+#else
+	if (c->pass_n == 1) {
+		for (i = 0; i < c->a->nr_dwarf; i++)
+			c->g.regs[i] = c->first_regs[i];
+		c->g.regs_set = c->first_regs_set;
+		return;
+	}
+	if (!c->u->warned_frame_reg)
+		pd__warn(&c->u->log, "DWARF unwinding: elfutils older than 0.188 does not give a frame's registers, so a chain ends at a frame without unwind tables that is not its first (perf's libunwind guesses on): user stacks may be shorter than perf's");
+	c->u->warned_frame_reg = true;
+#endif
+}
+
+/* libunwind's step without tables, from the frame at pc */
+static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+{
+	const struct pd_unwind_arch *a = c->a;
+
+	if (!a->guess)
+		return;
+	memset(&c->g, 0, sizeof(c->g));
+	c->g.pc = pc;
+	c->g.read = guess_read;
+	c->g.ctx = c;
+	frame_regs(c, state);
 	c->guessed = a->guess(&c->g);
 }
 
@@ -833,6 +871,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
+	c->pass_n++;
 	ip = &c->ips[c->n];
 	ip->pc = pc;
 	/*
@@ -972,6 +1011,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		c.sp->cur = &c;
 		for (;;) {
 			c.guessed = false;
+			c.pass_n = 0;
 			ret = dwfl_getthread_frames(c.sp->dwfl, UW_TID,
 						    frame_cb, &c);
 			if (!c.guessed || c.n >= c.max)
