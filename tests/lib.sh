@@ -15,7 +15,37 @@ check() { # check DESCRIPTION COMMAND...
 	d=$1; shift
 	if "$@"; then ok "$d"; else not_ok "$d"; fi
 }
+# Debian installs perf as perf_VERSION (perf_5.10), and /usr/bin/perf is a
+# wrapper of another package (linux-base) that picks the running kernel's.
+# Without perf on PATH, the first perf_* there stands in for it: a link
+# named perf in a directory put first on PATH, so that the tests' own
+# calls, command -v and perf's child processes all find it.
+if ! command -v perf >/dev/null 2>&1; then
+	_perf=$(IFS=:
+		for _d in $PATH; do
+			for _f in "$_d"/perf_*; do
+				[ -f "$_f" ] && [ -x "$_f" ] && { echo "$_f"; exit 0; }
+			done
+		done)
+	if [ -n "$_perf" ]; then
+		mkdir -p "$tmp/perf-bin" && ln -s "$_perf" "$tmp/perf-bin/perf" &&
+			PATH=$tmp/perf-bin:$PATH && export PATH
+	fi
+fi
 have_perf() { command -v perf >/dev/null 2>&1; }
+# perf_version: MAJOR.MINOR of the perf tests compare with ("5.10");
+# perf_older_than X.Y: whether it is older. Expectations that depend on
+# what a perf version reads or prints ask these.
+perf_version() {
+	perf version 2>/dev/null |
+		sed -n 's/^perf version \([0-9]*\.[0-9]*\).*/\1/p'
+}
+perf_older_than() {
+	_v=$(perf_version)
+	[ -n "$_v" ] || return 1
+	[ "${_v%%.*}" -lt "${1%%.*}" ] ||
+		{ [ "${_v%%.*}" -eq "${1%%.*}" ] && [ "${_v#*.}" -lt "${1#*.}" ]; }
+}
 # The browser tests drive headless Chromium through chromedriver
 # (tests/tools/webdriver.mjs, Node's fetch); Debian: chromium chromium-driver nodejs.
 have_browser() {
