@@ -448,7 +448,17 @@ PD_EXPORT int pd_trace_printer__print(struct pd_trace_printer *p, uint64_t id,
 	record.size = (int)raw_size;
 	record.data = p->data;
 	trace_seq_reset(&p->seq);
-	tep_print_event(p->tep, &p->seq, &record, "%s", TEP_PRINT_INFO);
+	/*
+	 * libtraceevent prints the event the record's own common_type
+	 * names. For a type without a format, Debian 12's 1.7 prints
+	 * "[UNKNOWN EVENT]" and Debian 11's 1.1.2 dereferences NULL: the
+	 * text is ours for every version.
+	 */
+	if (tep_find_event_by_record(p->tep, &record))
+		tep_print_event(p->tep, &p->seq, &record, "%s",
+				TEP_PRINT_INFO);
+	else
+		trace_seq_puts(&p->seq, "[UNKNOWN EVENT]");
 	trace_seq_terminate(&p->seq);
 	if (p->seq.state != TRACE_SEQ__GOOD)
 		return -ENOMEM;
