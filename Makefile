@@ -50,7 +50,10 @@ LIB_CFLAGS  := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -Ilibperfdata/include \
 TOOL_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Itools $(DEPS_CFLAGS)
 TEST_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Ilibperfdata/src -Itools \
                $(DEPS_CFLAGS)
-LDLIBS      := $(DEPS_LIBS) -liberty -lpthread
+# A static link names libdl too: before glibc 2.34 (Debian 11's 2.31)
+# dlopen() is there, and libdw's and libtraceevent's .pc files do not
+# name it; later glibc keeps an empty libdl.a.
+LDLIBS      := $(DEPS_LIBS) -liberty -lpthread $(if $(TOOL_LDSTATIC),-ldl)
 
 LIB_SRCS    := $(wildcard libperfdata/src/*.c)
 COMPAT_SRCS := $(wildcard compat/*.c)
