@@ -74,7 +74,8 @@ perf_unzstd() {
 perf_readable() {
 	_d=
 	perf_unzstd "$1" && _d=--decompress
-	perf report --stats -i "$1" >/dev/null 2>"$tmp/readable.err" </dev/null
+	# perf script: perf 5.10's report reads no samples of any pipe
+	perf script -i "$1" >/dev/null 2>"$tmp/readable.err" </dev/null
 	if [ $? -eq 0 ] && [ -z "$_d" ] &&
 	   ! grep -q -E 'incompatible|unsupported|failed to process' "$tmp/readable.err"; then
 		echo "$1"

@@ -23,10 +23,20 @@
 #   route (--to=archive, then --from-archive --target-perf=debian11);
 # - bad input or output leaves no output file behind; the input is never
 #   the output.
+# A perf older than the one that recorded testdata/ (Debian 11's 5.10)
+# judges the copies made for it (perf_readable), and the newer corpus
+# files are converted for its version instead of 6.1; what such a perf
+# cannot read at all (compressed records without zstd) is said.
 . "$(dirname "$0")/lib.sh"
 
 CK=$PD_BIN/../tests/tools/check-target
 conv() { "$PD_BIN/pd-convert" -q "$@"; }
+
+# a perf built without zstd (Debian 11's) reads no compressed record
+nozstd= dz=
+if have_perf && perf version --build-options 2>/dev/null | grep -q 'zstd: \[ OFF'; then
+	nozstd=1 dz=--decompress
+fi
 
 # perf script output, or nothing if perf cannot print this file
 pscript() { perf script -i "$1" "$@" 2>"$tmp/ps.err" </dev/null; }
@@ -36,10 +46,17 @@ if ! have_perf; then
 else
 	for f in "$TD"/*.data; do
 		n=$(basename "$f" .data)
+		f=$(perf_readable "$f")
 		perf script -i "$f" >"$tmp/want" 2>/dev/null </dev/null
 		# perf stat record files: checked with perf stat report below
 		[ "$n" = stat ] && continue
+		# every comparison below is with this: perf must print it
+		check "$n: perf script prints the original" test -s "$tmp/want"
 		for how in "--file" "--pipe" "--endian=big" "--compress" "--decompress"; do
+			if [ "$how" = --compress ] && [ -n "$nozstd" ]; then
+				skip "$n $how: perf $(perf_version) was built without zstd"
+				continue
+			fi
 			out=$tmp/$n$how.data
 			if ! conv $how "$f" -o "$out" 2>"$tmp/err"; then
 				not_ok "$n $how: converts ($(head -1 "$tmp/err"))"
@@ -68,14 +85,19 @@ else
 		check "$n: pipe -> file: perf script unchanged" cmp -s "$tmp/want" "$tmp/got"
 		# the pipe's build id records, which may follow the samples,
 		# become the BUILD_ID feature (perf names the kernel by it)
+		if is_pipe "$f" && perf_older_than 6.1; then
+			skip "$n: pipe -> file: perf $(perf_version)'s buildid-list of a pipe names the DSOs it hit, with the build ids of this machine's files: nothing to compare with"
+			continue
+		fi
 		perf buildid-list -i "$f" 2>/dev/null | sort >"$tmp/want.bid"
 		perf buildid-list -i "$tmp/$n.back.data" 2>/dev/null | sort >"$tmp/got.bid"
 		check "$n: pipe -> file: build ids kept" cmp -s "$tmp/want.bid" "$tmp/got.bid"
 	done
 	# stat record files: perf stat report
 	# (perf names the command 'pipe' when it reads a pipe)
-	perf stat report -i "$TD/stat.data" 2>&1 | grep -v -e '^$' -e 'stats for' >"$tmp/want"
-	conv --pipe "$TD/stat.data" -o "$tmp/stat.pipe" &&
+	st=$(perf_readable "$TD/stat.data")
+	perf stat report -i "$st" 2>&1 | grep -v -e '^$' -e 'stats for' >"$tmp/want"
+	conv --pipe "$st" -o "$tmp/stat.pipe" &&
 		perf stat report -i "$tmp/stat.pipe" 2>&1 | grep -v -e '^$' -e 'stats for' >"$tmp/got"
 	check "stat.data --pipe: perf stat report unchanged" cmp -s "$tmp/want" "$tmp/got"
 fi
@@ -113,6 +135,10 @@ perf_chains() {
 }
 
 fx=$PD_CORPUS/mstange_linux-perf-data/tests/fixtures
+# the perf at hand's target (6.1 here; 5.10 on Debian 11, decompressed
+# for its perf built without zstd)
+T=6.1
+have_perf && T=$(perf_target)
 for n in sleep.data sleep.compressed.data sleep.compressed2.data \
 	 sleep.compressed.pipe.data; do
 	f=$fx/$n
@@ -124,27 +150,33 @@ for n in sleep.data sleep.compressed.data sleep.compressed2.data \
 		skip "$n: perf not installed"
 		continue
 	fi
-	if ! conv --target-perf=6.1 "$f" -o "$tmp/$n.61" 2>"$tmp/err"; then
-		not_ok "$n: converts for 6.1 ($(head -1 "$tmp/err"))"
+	if ! conv --target-perf="$T" $dz "$f" -o "$tmp/$n.61" 2>"$tmp/err"; then
+		not_ok "$n: converts for $T ($(head -1 "$tmp/err"))"
 		continue
 	fi
 	perf script -i "$tmp/$n.61" >/dev/null 2>"$tmp/err" </dev/null
-	check "$n --target-perf=6.1: perf 6.1 reads it" \
+	check "$n --target-perf=$T: perf $T reads it" \
 		sh -c "[ $? -eq 0 ] && ! grep -q -E 'failed|incompatible|Error' '$tmp/err'"
 	want=$("$PD_BIN/pd-info" -q --stats "$f" | awk '$1 == "SAMPLE" { print $3; exit }')
-	got=$(perf report --stats -i "$tmp/$n.61" 2>/dev/null </dev/null |
-	      awk '$1 == "SAMPLE" { print $3; exit }')
-	check "$n --target-perf=6.1: $want samples (perf counts ${got:-none})" \
+	if is_pipe "$tmp/$n.61" && perf_older_than 6.1; then
+		# perf 5.10's report parses no sample of a pipe, even of its
+		# own recordings ("Can't parse sample"): its script counts
+		got=$(perf_ips "$tmp/$n.61" | wc -l)
+	else
+		got=$(perf report --stats -i "$tmp/$n.61" 2>/dev/null </dev/null |
+		      awk '$1 == "SAMPLE" { print $3; exit }')
+	fi
+	check "$n --target-perf=$T: $want samples (perf counts ${got:-none})" \
 		[ -n "$want" ] && [ "$want" = "$got" ]
 	dump_samples "$f" >"$tmp/want"
 	cut -d: -f1 "$tmp/want" >"$tmp/want.ip"
 	perf_ips "$tmp/$n.61" >"$tmp/got.ip"
-	check "$n --target-perf=6.1: sample IPs equal the original's" \
+	check "$n --target-perf=$T: sample IPs equal the original's" \
 		cmp -s "$tmp/want.ip" "$tmp/got.ip"
 	if grep -q ': 0x' "$tmp/want"; then
 		cut -d: -f2 "$tmp/want" >"$tmp/want.cc"
 		perf_chains "$tmp/$n.61" >"$tmp/got.cc"
-		check "$n --target-perf=6.1: callchains equal the original's" \
+		check "$n --target-perf=$T: callchains equal the original's" \
 			cmp -s "$tmp/want.cc" "$tmp/got.cc"
 	fi
 done
@@ -179,14 +211,16 @@ check "check-target flags a perf 6.1 file for 4.18" [ $? -eq 1 ]
 # converted for 6.1 it reads the whole stream. Upstream 4.18's marker, 23,
 # carries 8 zero bytes that perf 6.1 reads as an empty CLOCKID
 # (docs/compat.md, "Pipe end marker"): that stream it reads as it is.
+# (The perf at hand reads the conversion for its own version, $T.)
 if have_perf; then
-	perf script -i "$TD/pipe.data" >"$tmp/want" 2>/dev/null </dev/null
+	perf script -i "$(perf_readable "$TD/pipe.data")" >"$tmp/want" 2>/dev/null </dev/null
 	conv --pipe --target-perf=rhel8 "$TD/pipe.data" -o "$tmp/old.pipe"
 	perf script -i "$tmp/old.pipe" >/dev/null 2>"$tmp/err" </dev/null
-	check "rhel8-layout pipe: perf 6.1 refuses it as it is" grep -q 'failed to process type: 80' "$tmp/err"
-	conv --pipe --target-perf=6.1 "$tmp/old.pipe" -o "$tmp/new.pipe"
+	check "rhel8-layout pipe: perf $(perf_version) refuses it as it is" grep -q 'failed to process type: 80' "$tmp/err"
+	conv --pipe --target-perf="$T" "$tmp/old.pipe" -o "$tmp/new.pipe"
 	perf script -i "$tmp/new.pipe" >"$tmp/got" 2>"$tmp/err" </dev/null
-	check "rhel8-layout pipe -> 6.1: perf script equals the original's" cmp -s "$tmp/want" "$tmp/got"
+	check "rhel8-layout pipe -> $T: perf script equals the original's" \
+		test -s "$tmp/want" -a -z "$(diff "$tmp/want" "$tmp/got")"
 	"$PD_BIN/pd-convert" --explain --pipe --target-perf=6.1 "$tmp/old.pipe" >"$tmp/ex" 2>/dev/null
 	check "--explain names the marker fix" grep -q 'pipe-marker *applies: 1 changed' "$tmp/ex"
 	conv --pipe --target-perf=4.18 "$TD/pipe.data" -o "$tmp/old.pipe"
@@ -258,6 +292,10 @@ if [ -f "$pt" ]; then
 	if have_perf; then
 		perf script -i "$pt" >"$tmp/want" 2>/dev/null </dev/null
 		for how in --file --endian=big --compress; do
+			if [ "$how" = --compress ] && [ -n "$nozstd" ]; then
+				skip "AUXTRACE $how: perf $(perf_version) was built without zstd"
+				continue
+			fi
 			conv $how "$pt" -o "$tmp/pt.data" &&
 				perf script -i "$tmp/pt.data" >"$tmp/got" 2>/dev/null </dev/null
 			check "AUXTRACE $how: perf script decodes the same trace ($(wc -l <"$tmp/want") lines)" \
