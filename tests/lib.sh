@@ -90,6 +90,35 @@ perf_readable() {
 	fi
 }
 
+# perf_script_file_addrs DATA PD-FOLD-OPTS [perf script options]: perf
+# script's text of DATA (as that perf reads it) with each frame's address
+# as perf 6.1 prints it, in the file mapped there: a perf older than 6.1
+# prints the address the process saw, and a frame line of its output
+# takes the address pd-fold --script PD-FOLD-OPTS prints for the same
+# frame (the same DSO, the same page offset: see frame_addrs_as_perf).
+# Symbols, offsets and everything else stay perf's.
+perf_script_file_addrs() {
+	_d=$1 _o=$2
+	shift 2
+	perf script -i "$(perf_readable "$_d")" "$@" 2>/dev/null </dev/null >"$tmp/psfa.perf"
+	if ! perf_older_than 6.1; then
+		cat "$tmp/psfa.perf"
+		return
+	fi
+	"$PD_BIN/pd-fold" -q --script $_o "$_d" 2>/dev/null | grep '^	' >"$tmp/psfa.ours"
+	awk 'function dso(l) { return l ~ /\)$/ ? substr(l, match(l, /\([^()]*\)$/)) : "" }
+		NR == FNR { ours[++n] = $0; next }
+		/^\t *[0-9a-f]+ / && k < n {
+			o = ours[++k]; a = $1; b = $1
+			split(o, of, " "); b = of[1]
+			if (dso($0) == dso(o) && substr(a, length(a) - 2) == substr(b, length(b) - 2)) {
+				rest = $0; sub(/^\t *[0-9a-f]+/, "", rest)
+				$0 = sprintf("\t%16s%s", b, rest)
+			}
+		}
+		{ print }' "$tmp/psfa.ours" "$tmp/psfa.perf"
+}
+
 # perf before 6.1 (Debian 11's 5.10) prints a user frame's address in
 # perf script as the process saw it; 6.1, and pd-fold --script, print it
 # in the file mapped there. The two agree in the page offset (maps start

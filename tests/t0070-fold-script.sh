@@ -268,7 +268,7 @@ if ! have_perf; then
 else
 	# testdata/ is recorded per thread: no CPU field (--cpu: corpus above)
 	perf script -F comm,pid,tid,time,period,event,ip,sym,dso \
-		-i "$TD/threads.data" >"$tmp/th.txt" 2>/dev/null </dev/null
+		-i "$(perf_readable "$TD/threads.data")" >"$tmp/th.txt" 2>/dev/null </dev/null
 	total=$(fold "$tmp/th.txt" | awk '{ s += $NF } END { print s + 0 }')
 	mid=$(awk '/^[^ \t]/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t[++n] = $i }
 		END { m = t[int(n / 2)]; sub(/:/, "", m); print m "5" }' "$tmp/th.txt")
@@ -359,7 +359,7 @@ else
 	done
 	if have_perf; then
 		for f in "$TD"/*.data; do
-			perf script -i "$f" >"$tmp/ps.txt" 2>/dev/null </dev/null
+			perf script -i "$(perf_readable "$f")" >"$tmp/ps.txt" 2>/dev/null </dev/null
 			for opt in "" --tid --all; do
 				perl "$PD_STACKCOLLAPSE" $opt "$tmp/ps.txt" >"$tmp/want" 2>/dev/null
 				fold $opt "$tmp/ps.txt" >"$tmp/got"

@@ -17,10 +17,11 @@ if ! have_perf; then
 	exit 0
 fi
 
-# "DSO ADDR SYM+OFF" for every callchain frame perf script prints
+# "DSO ADDR SYM+OFF" for every callchain frame perf script prints, ADDR
+# in the file (perf_script_file_addrs: how perf 6.1 prints it)
 frames() { # DATA [perf script options]
 	d=$1; shift
-	perf script -i "$d" -F ip,sym,symoff,dso "$@" 2>/dev/null |
+	perf_script_file_addrs "$d" "" -F ip,sym,symoff,dso "$@" |
 		sed -n 's/^[[:space:]]*\([0-9a-f][0-9a-f]*\) \(.*\) (\([^()]*\))$/\3 \1 \2/p' |
 		grep -v -e '^\[unknown\] ' -e '^inlined '
 }
@@ -38,7 +39,7 @@ for f in fp threads sleeper inl inl-dwarf dwarf; do
 	# goes with its recorded build id, as perf looks it up (the
 	# kernel's decides whether the running kernel's kallsyms may
 	# name it)
-	perf buildid-list -i $f.data 2>/dev/null >"$tmp/bids"
+	perf buildid-list -i "$(perf_readable $f.data)" 2>/dev/null >"$tmp/bids"
 	awk 'NR==FNR {bid[$2] = $1; next} {print $1, $2, bid[$1]}' "$tmp/bids" "$tmp/frames" |
 		"$SL" >"$tmp/ours"
 	cut -d' ' -f3- "$tmp/frames" | paste -d'|' - "$tmp/ours" |
@@ -143,10 +144,13 @@ else
 fi
 
 # Inlined frames in DWARF callchains, as perf script prints them
+# (testdata's programs by this checkout's path: the recorded one, under
+# /work/main, exists only where they were recorded)
+here() { sed 's|(/[^()]*/testdata/bin/|('"$TD"'/bin/|'; }
 for f in inl-dwarf dwarf; do
-	perf script -i $f.data -F ip,sym,symoff,dso 2>/dev/null >"$tmp/want"
-	perf script -i $f.data -F ip,sym,symoff,dso --no-inline 2>/dev/null |
-		"$SL" -P >"$tmp/got"
+	perf_script_file_addrs $f.data "" -F ip,sym,symoff,dso | here >"$tmp/want"
+	perf_script_file_addrs $f.data --no-inline -F ip,sym,symoff,dso --no-inline |
+		here | "$SL" -P >"$tmp/got"
 	check "$f.data: inlined frames as perf script prints them ($(grep -c '(inlined)' "$tmp/want") lines)" \
 		cmp -s "$tmp/want" "$tmp/got"
 	diff "$tmp/want" "$tmp/got" | head -6
@@ -174,7 +178,7 @@ a2l_inline() { # PC RAWFUNC MOD CONTEXT
 			END {print r}'
 }
 for f in inl threads fp; do
-	perf script -i $f.data 2>/dev/null |
+	perf_script_file_addrs $f.data "" |
 		sed -n 's/^[[:space:]]*\([0-9a-f][0-9a-f]*\) \(.*\) (\([^()]*\))$/\1\t\2\t\3/p' |
 		grep -v -E '	(\[|/tmp/perf-)' |
 		sed 's|	/.*/testdata/bin/|	'"$TD"'/bin/|' | sort -u >"$tmp/in"
@@ -201,7 +205,7 @@ done
 
 # .plt stubs: perf names them after the _init stretched over them or
 # after NAME@plt, as its symbol tree's shape decides; plt.data has both
-perf script -i "$TD/plt.data" -F ip,sym,dso 2>/dev/null </dev/null |
+perf_script_file_addrs "$TD/plt.data" "" -F ip,sym,dso |
 	awk '/bin\/plt\)/ && ($2 == "_init" || $2 ~ /@plt$/) { print $1, $2 }' |
 	sort | uniq -c >"$tmp/plt-want"
 "$PD_BIN/pd-fold" --script "$TD/plt.data" 2>/dev/null |
