@@ -90,6 +90,27 @@ perf_readable() {
 	fi
 }
 
+# folded_addrs_as_perf: the same for folded stacks with --addrs, whose
+# unnamed frames hold the address perf script printed ("[dso <addr>]"),
+# sorted again (the addresses ordered them).
+folded_addrs_as_perf() {
+	if perf_older_than 6.1; then
+		sed -E 's/<[0-9a-f]*([0-9a-f]{3})>/<...\1>/g' | LC_ALL=C sort
+	else
+		cat
+	fi
+}
+
+# not_elsewhere FILE: the warnings in FILE but those that the recording
+# machine's files are not here: system libraries with another build id
+# (testdata/ was recorded on Debian 12, whose libc a Debian 11 chroot does
+# not have) and testdata's programs at the recorded path (/work/main/...)
+# when the recording names no build id for them.
+not_elsewhere() {
+	grep -v -e 'has another build id than the recorded one' \
+		-e '/testdata/bin/[^:]*: not found' "$1"
+}
+
 # perf_script_file_addrs DATA PD-FOLD-OPTS [perf script options]: perf
 # script's text of DATA (as that perf reads it) with each frame's address
 # as perf 6.1 prints it, in the file mapped there: a perf older than 6.1
@@ -123,11 +144,21 @@ perf_script_file_addrs() {
 # perf script as the process saw it; 6.1, and pd-fold --script, print it
 # in the file mapped there. The two agree in the page offset (maps start
 # on page boundaries at page-aligned file offsets): frame_addrs_as_perf
-# keeps of each frame line's address its last three hex digits when perf
-# is older, so the rest of the text is compared whole. A filter.
+# keeps of an unnamed frame's address its last three hex digits, and of
+# a named one none (its symbol and offset in its DSO say where it is; a
+# JIT map of perf inject's starts mid-page), when perf is older, so the
+# rest of the text is compared whole. A filter.
 frame_addrs_as_perf() {
 	if perf_older_than 6.1; then
-		sed -E 's/^(\t *)[0-9a-f]*([0-9a-f]{3}) /\1...\2 /'
+		awk '/^\t *[0-9a-f]+ / {
+			a = $1; rest = $0; sub(/^\t *[0-9a-f]+/, "", rest)
+			if (rest ~ /^ \[unknown\] /)
+				a = "..." substr("00" a, length(a))
+			else
+				a = "-"
+			$0 = "\t" a rest
+		}
+		{ print }'
 	else
 		cat
 	fi
