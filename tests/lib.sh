@@ -95,7 +95,20 @@ perf_readable() {
 # sorted again (the addresses ordered them).
 folded_addrs_as_perf() {
 	if perf_older_than 6.1; then
-		sed -E 's/<[0-9a-f]*([0-9a-f]{3})>/<...\1>/g' | LC_ALL=C sort
+		awk -v offpage="${1:-/dev/null}" '
+		BEGIN { while ((getline l < offpage) > 0) { sub(/.*\//, "", l); off[l] = 1 } }
+		{
+			out = ""; s = $0
+			while (match(s, /\[[^][<]* <[0-9a-f]+>\]/)) {
+				f = substr(s, RSTART, RLENGTH); d = f
+				sub(/^\[/, "", d); sub(/ <.*/, "", d)
+				a = f; sub(/.*</, "", a); sub(/>\]$/, "", a)
+				a = (d in off) ? "" : substr("00" a, length(a))
+				out = out substr(s, 1, RSTART - 1) "[" d " <..." a ">]"
+				s = substr(s, RSTART + RLENGTH)
+			}
+			print out s
+		}' | LC_ALL=C sort
 	else
 		cat
 	fi
@@ -111,13 +124,26 @@ not_elsewhere() {
 		-e '/testdata/bin/[^:]*: not found' "$1"
 }
 
+# elsewhere_unwound DATA ERRFILE: DATA has DWARF callchains (user stack
+# copies) and pd-fold's warnings in ERRFILE say some system library it
+# unwinds through is here in another build (testdata/'s Debian 12 libc in
+# a Debian 11 chroot): perf unwinds with whatever file is at the path,
+# pd-fold does not, so their callchains cannot be compared. The reason is
+# printed, for a skip.
+elsewhere_unwound() {
+	grep -q 'has another build id than the recorded one' "$2" &&
+		"$PD_BIN/pd-info" -q "$1" 2>/dev/null | grep -q '^# event : .*STACK_USER' &&
+		echo "DWARF callchains through libraries this machine has other builds of ($(grep -m1 -o '[^ ]*: [^ ]* has another build id' "$2" | cut -d: -f1))"
+}
+
 # perf_script_file_addrs DATA PD-FOLD-OPTS [perf script options]: perf
 # script's text of DATA (as that perf reads it) with each frame's address
 # as perf 6.1 prints it, in the file mapped there: a perf older than 6.1
 # prints the address the process saw, and a frame line of its output
 # takes the address pd-fold --script PD-FOLD-OPTS prints for the same
-# frame (the same DSO, the same page offset: see frame_addrs_as_perf).
-# Symbols, offsets and everything else stay perf's.
+# frame (the same symbol, offset and DSO; or for an unnamed one, the same
+# DSO and page offset: see frame_addrs_as_perf). Symbols, offsets and
+# everything else stay perf's.
 perf_script_file_addrs() {
 	_d=$1 _o=$2
 	shift 2
@@ -128,14 +154,16 @@ perf_script_file_addrs() {
 	fi
 	"$PD_BIN/pd-fold" -q --script $_o "$_d" 2>/dev/null | grep '^	' >"$tmp/psfa.ours"
 	awk 'function dso(l) { return l ~ /\)$/ ? substr(l, match(l, /\([^()]*\)$/)) : "" }
-		NR == FNR { ours[++n] = $0; next }
+		FILENAME == ARGV[1] { ours[++n] = $0; next }
+		function low(x) { return substr("00" x, length(x)) }
 		/^\t *[0-9a-f]+ / && k < n {
-			o = ours[++k]; a = $1; b = $1
+			o = ours[++k]; a = $1
 			split(o, of, " "); b = of[1]
-			if (dso($0) == dso(o) && substr(a, length(a) - 2) == substr(b, length(b) - 2)) {
-				rest = $0; sub(/^\t *[0-9a-f]+/, "", rest)
+			rest = $0; sub(/^\t *[0-9a-f]+/, "", rest)
+			orest = o; sub(/^\t *[0-9a-f]+/, "", orest)
+			if ((rest == orest && rest !~ /^ \[unknown\]/) ||
+			    (dso($0) == dso(o) && low(a) == low(b)))
 				$0 = sprintf("\t%16s%s", b, rest)
-			}
 		}
 		{ print }' "$tmp/psfa.ours" "$tmp/psfa.perf"
 }
@@ -147,12 +175,26 @@ perf_script_file_addrs() {
 # keeps of an unnamed frame's address its last three hex digits, and of
 # a named one none (its symbol and offset in its DSO say where it is; a
 # JIT map of perf inject's starts mid-page), when perf is older, so the
-# rest of the text is compared whole. A filter.
+# rest of the text is compared whole. A filter; its argument, a file of
+# DSOs some map of which starts at another page offset than its file
+# offset (perf_offpage_dsos), whose unnamed frames keep no address.
+perf_offpage_dsos() { # DATA -> the DSOs, one a line
+	perf script --show-mmap-events -i "$(perf_readable "$1")" 2>/dev/null </dev/null |
+		awk '/PERF_RECORD_MMAP/ && match($0, /\[0x[0-9a-f]+\(0x[0-9a-f]+\) @ (0x)?[0-9a-f]+/) {
+			m = substr($0, RSTART + 3, RLENGTH - 3)
+			split(m, p, /\(|\) @ /); pg = p[3]; sub(/^0x/, "", pg)
+			if (substr("00" p[1], length(p[1])) != substr("00" pg, length(pg)))
+				print $NF
+		}' | sort -u
+}
 frame_addrs_as_perf() {
 	if perf_older_than 6.1; then
-		awk '/^\t *[0-9a-f]+ / {
+		awk -v offpage="${1:-/dev/null}" '
+		BEGIN { while ((getline l < offpage) > 0) off["(" l ")"] = 1 }
+		/^\t *[0-9a-f]+ / {
 			a = $1; rest = $0; sub(/^\t *[0-9a-f]+/, "", rest)
-			if (rest ~ /^ \[unknown\] /)
+			d = substr(rest, match(rest, /\([^()]*\)$/))
+			if (rest ~ /^ \[unknown\] / && !(d in off))
 				a = "..." substr("00" a, length(a))
 			else
 				a = "-"

@@ -12,6 +12,11 @@
 #    size) unwinds as perf's does: the same frames, by address and DSO
 #    (the names system libraries' frames get are the symbolizer's
 #    business, t0075).
+# A perf older than the one that recorded testdata/ (Debian 11's 5.10)
+# reads the copies made for it (perf_readable); frame addresses compared
+# as both conventions agree on them (frame_addrs_as_perf); recordings
+# unwound through system libraries this machine has other builds of are
+# not compared (elsewhere_unwound).
 . "$(dirname "$0")/lib.sh"
 
 if ! have_perf; then
@@ -23,20 +28,26 @@ FOLD=$PD_BIN/pd-fold
 
 # same_script FILE NAME [--no-inline]
 same_script() {
-	perf script -i "$1" $3 2>/dev/null </dev/null | callchain_blocks >"$tmp/want"
-	"$FOLD" -q --script $3 "$1" >"$tmp/got" 2>"$tmp/err"
+	perf script -i "$(perf_readable "$1")" $3 2>/dev/null </dev/null |
+		callchain_blocks | frame_addrs_as_perf >"$tmp/want"
+	"$FOLD" --script $3 "$1" 2>"$tmp/err" | frame_addrs_as_perf >"$tmp/got"
+	if why=$(elsewhere_unwound "$1" "$tmp/err"); then
+		skip "$2${3:+ $3}: $why"
+		return 1
+	fi
 	check "$2${3:+ $3}: --script is perf script's callchains ($(grep -c '^$' "$tmp/want") samples, $(grep -c '(inlined)$' "$tmp/want") inlined lines)" \
 		cmp -s "$tmp/want" "$tmp/got"
 	diff "$tmp/want" "$tmp/got" | head -6
 }
 
 same_folds() { # FILE NAME
-	perf script -i "$1" 2>/dev/null </dev/null >"$tmp/ps"
+	perf script -i "$(perf_readable "$1")" 2>/dev/null </dev/null >"$tmp/ps"
 	for opts in "" "--pid" "--tid" "--addrs" "--all" "--pid --all --addrs"; do
 		# shellcheck disable=SC2086
-		"$FOLD" --input=script $opts <"$tmp/ps" >"$tmp/want" 2>/dev/null
+		"$FOLD" --input=script $opts <"$tmp/ps" 2>/dev/null |
+			folded_addrs_as_perf >"$tmp/want"
 		# shellcheck disable=SC2086
-		"$FOLD" -q $opts "$1" >"$tmp/got" 2>"$tmp/err"
+		"$FOLD" -q $opts "$1" 2>"$tmp/err" | folded_addrs_as_perf >"$tmp/got"
 		check "$2 ${opts:-(default)}: as perf script | fold ($(wc -l <"$tmp/want") stacks)" \
 			cmp -s "$tmp/want" "$tmp/got"
 		diff "$tmp/want" "$tmp/got" | head -4 | cut -c1-300
@@ -44,7 +55,7 @@ same_folds() { # FILE NAME
 }
 
 for f in dwarf inl-dwarf; do
-	same_script "$TD/$f.data" "$f.data"
+	same_script "$TD/$f.data" "$f.data" || continue
 	same_script "$TD/$f.data" "$f.data" --no-inline
 	same_folds "$TD/$f.data" "$f.data"
 done
@@ -64,9 +75,11 @@ if perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
 	>/dev/null 2>&1 </dev/null && [ -s "$tmp/fresh.data" ]; then
 	# addresses and DSOs: what the unwinder decides
 	addr_dso() { sed -E 's/^(\t *[0-9a-f]+) .* \(([^()]*)\)$/\1 (\2)/'; }
+	perf_offpage_dsos "$tmp/fresh.data" >"$tmp/offpage"
 	perf script -i "$tmp/fresh.data" --no-inline 2>/dev/null </dev/null |
-		callchain_blocks | addr_dso >"$tmp/want"
-	"$FOLD" -q --script --no-inline "$tmp/fresh.data" 2>/dev/null | addr_dso >"$tmp/got"
+		callchain_blocks | frame_addrs_as_perf "$tmp/offpage" | addr_dso >"$tmp/want"
+	"$FOLD" -q --script --no-inline "$tmp/fresh.data" 2>/dev/null |
+		frame_addrs_as_perf "$tmp/offpage" | addr_dso >"$tmp/got"
 	check "fresh sh/ls/threads/inl recording: the frames perf script --no-inline prints, address and DSO ($(grep -c '^$' "$tmp/want") samples, $(wc -l <"$tmp/want") lines)" \
 		cmp -s "$tmp/want" "$tmp/got"
 	diff "$tmp/want" "$tmp/got" | head -6
@@ -74,8 +87,9 @@ if perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
 	# libraries and their inlined frames (addr2line's names), signal
 	# trampolines, frames through the vdso
 	perf script -i "$tmp/fresh.data" 2>/dev/null </dev/null |
-		callchain_blocks >"$tmp/want"
-	"$FOLD" -q --script "$tmp/fresh.data" 2>/dev/null >"$tmp/got"
+		callchain_blocks | frame_addrs_as_perf "$tmp/offpage" >"$tmp/want"
+	"$FOLD" -q --script "$tmp/fresh.data" 2>/dev/null |
+		frame_addrs_as_perf "$tmp/offpage" >"$tmp/got"
 	check "fresh recording: perf script's text byte for byte, inlined frames included ($(wc -l <"$tmp/want") lines)" \
 		cmp -s "$tmp/want" "$tmp/got"
 	diff "$tmp/want" "$tmp/got" | head -6

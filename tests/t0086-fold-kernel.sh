@@ -10,6 +10,9 @@
 #    it) is named from the cache alone: perf script and pd-fold print
 #    what they print for the original;
 # and syscalls.data has deep kernel stacks, folded as perf script shows.
+# A perf older than the one that recorded testdata/ (Debian 11's 5.10)
+# reads the copies made for it (perf_readable), and so the copy with
+# another kernel build id is made from that.
 . "$(dirname "$0")/lib.sh"
 
 if ! have_perf; then
@@ -37,9 +40,10 @@ kernel_lines() {
 nfiles=0
 for f in "$TD"/*.data; do
 	name=${f##*/}
-	kernel_lines -i "$f" >"$tmp/k"
+	pf=$(perf_readable "$f")
+	kernel_lines -i "$pf" >"$tmp/k"
 	[ -s "$tmp/k" ] || continue
-	bid=$(kernel_bid "$f")
+	bid=$(kernel_bid "$pf")
 	[ -n "$bid" ] || continue	# zstd.data: no build id, the running kernel's
 	nfiles=$((nfiles + 1))
 	ks=$TD/kallsyms/$bid
@@ -52,7 +56,7 @@ for f in "$TD"/*.data; do
 		sh -c '! grep -q "\[unknown\]" "$1"' - "$tmp/k"
 	grep '\[unknown\]' "$tmp/k" | head -3
 	if [ "$bid" = "$running" ]; then
-		kernel_lines --kallsyms="$ks" -i "$f" >"$tmp/k2"
+		kernel_lines --kallsyms="$ks" -i "$pf" >"$tmp/k2"
 		check "$name: kallsyms/$bid names them as /proc/kallsyms does" \
 			cmp -s "$tmp/k" "$tmp/k2"
 		diff "$tmp/k" "$tmp/k2" | head -4
@@ -67,10 +71,10 @@ for f in "$TD"/*.data; do
 	fi
 	# the same recording from a kernel no machine runs
 	hex() { printf '%s' "$1" | sed 's/../\\x&/g'; }
-	perl -0777 -pe "s/$(hex "$bid")/$(hex "$fake")/g" "$f" >"$tmp/other.data"
+	perl -0777 -pe "s/$(hex "$bid")/$(hex "$fake")/g" "$pf" >"$tmp/other.data"
 	mkdir -p "$PERF_BUILDID_DIR/[kernel.kallsyms]/$fake"
 	cp "$ks" "$PERF_BUILDID_DIR/[kernel.kallsyms]/$fake/kallsyms"
-	perf script -i "$f" >"$tmp/ps" 2>/dev/null </dev/null
+	perf script -i "$pf" >"$tmp/ps" 2>/dev/null </dev/null
 	perf script -i "$tmp/other.data" >"$tmp/ps2" 2>/dev/null </dev/null
 	check "$name, another kernel build id: perf script names the kernel from the cache" \
 		test "$(kernel_bid "$tmp/other.data")" = "$fake" -a -s "$tmp/ps" \
@@ -85,6 +89,10 @@ for f in "$TD"/*.data; do
 	perf script -i "$tmp/other.data" 2>/dev/null </dev/null |
 		"$FOLD" --input=script --kernel >"$tmp/want"
 	"$FOLD" --kernel "$tmp/other.data" >"$tmp/got" 2>"$tmp/err"
+	if why=$(elsewhere_unwound "$tmp/other.data" "$tmp/err"); then
+		skip "$name, another kernel build id: $why"
+		continue
+	fi
 	check "$name, another kernel build id, no kallsyms for it: kernel frames unresolved as perf script leaves them" \
 		sh -c 'cmp -s "$1" "$2" && grep -q "\[\[kernel.kallsyms\]\]_\[k\]" "$2"' - "$tmp/want" "$tmp/got"
 	check "... with one warning naming the missing kallsyms" \
@@ -95,7 +103,8 @@ check "recordings with kernel samples and a kernel build id ($nfiles)" test "$nf
 # syscalls.data: most samples in the kernel, deep kernel stacks
 f=$TD/syscalls.data
 if [ -f "$f" ]; then
-	perf script -i "$f" 2>/dev/null </dev/null | "$FOLD" --input=script --kernel >"$tmp/want"
+	perf script -i "$(perf_readable "$f")" 2>/dev/null </dev/null |
+		"$FOLD" --input=script --kernel >"$tmp/want"
 	"$FOLD" -q --kernel "$f" >"$tmp/got"
 	check "syscalls.data --kernel: as perf script | pd-fold --input=script ($(wc -l <"$tmp/want") stacks)" \
 		cmp -s "$tmp/want" "$tmp/got"
