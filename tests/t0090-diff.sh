@@ -136,14 +136,20 @@ check "folded text from a pipe" cmp -s "$D/edge.out" "$tmp/got"
 first=$(grep -v '^#' "$tmp/rep" | head -1 | awk '{ print $NF }')
 check "--report ranks checksum (made 4x slower) first (got '$first')" test "$first" = checksum
 cat "$tmp/rep" | sed -n 1,10p | sed 's/^/# /'
-"$DIFF" --report --format=tsv "$TD/slowdown-before.data" "$TD/slowdown-after.data" >"$tmp/tsv"
+"$DIFF" --report --format=tsv "$TD/slowdown-before.data" "$TD/slowdown-after.data" >"$tmp/tsv" 2>"$tmp/tsv.err"
 check "--format=tsv: checksum first, its self share up by over 20 points, others down" \
 	awk -F'\t' 'NR == 1 { ok = $0 == "function\tself_a\tself_b\tdelta_self\ttotal_a\ttotal_b\tdelta_total"; next }
 		NR == 2 { ok = ok && $1 == "checksum" && $4 > 20 && $3 > 55 && $2 < 45; next }
 		$1 == "parse_input" || $1 == "render_output" { ok = ok && $4 < -5 }
 		END { exit !ok }' "$tmp/tsv"
 "$DIFF" --report --format=tsv "$D/slowdown-before.folded" "$D/slowdown-after.folded" >"$tmp/tsv2"
-check "--report on the same profiles folded: the same table" cmp -s "$tmp/tsv" "$tmp/tsv2"
+# (folded on the recording machine: elsewhere, its libraries' frames may
+# go unnamed in the recordings and the tables differ)
+if grep -q 'has another build id than the recorded one' "$tmp/tsv.err"; then
+	skip "--report on the same profiles folded: this machine has other builds of the recording's libraries ($(grep -m1 -o '[^ ]*: [^ ]* has another build id' "$tmp/tsv.err" | cut -d: -f1))"
+else
+	check "--report on the same profiles folded: the same table" cmp -s "$tmp/tsv" "$tmp/tsv2"
+fi
 
 # --all-frames: every frame a function, the first included
 # A: 100 samples: a;b;c 50, a;b 30, a;d;a;d 20 (recursion)
@@ -235,7 +241,8 @@ if command -v perl >/dev/null 2>&1; then
 	check "another build of the same binary: warned, naming it and both ids (rc $?)" \
 		grep -q "bin/slowdown: build id $bid in .*slowdown-before.data, 0123456789abcdef0123456789abcdef01234567 in .*rebuilt.data" "$tmp/err"
 	"$DIFF" "$TD/slowdown-before.data" "$TD/slowdown-after.data" >/dev/null 2>"$tmp/err"
-	check "the same binary: no build-id warning" sh -c '! grep -q "build id" "$1"' - "$tmp/err"
+	not_elsewhere "$tmp/err" >"$tmp/err.here"
+	check "the same binary: no build-id warning" sh -c '! grep -q "build id" "$1"' - "$tmp/err.here"
 else
 	skip "perl missing: no copy with another build id"
 fi

@@ -12,6 +12,10 @@
 #  - pd-convert --shim=unwind writes the same samples; stdin and pipe
 #    output work; --keep-stack, --max-stack; bad input fails with one
 #    line naming file and offset, and no output file.
+# perf reads every file as it can (perf_readable: Debian 11's perf 5.10 a
+# copy made for it, of the inputs and of our outputs alike); recordings
+# unwound through system libraries this machine has other builds of are
+# not compared (elsewhere_unwound).
 . "$(dirname "$0")/lib.sh"
 
 if ! have_perf; then
@@ -25,8 +29,11 @@ ROOTS='(_start|__libc_start_main[^ ]*|start_thread|clone|clone3)'
 
 # script FILE OUT: what the comparison reads
 script() {
-	perf script -i "$1" -F comm,tid,ip,sym --no-inline 2>/dev/null </dev/null >"$2"
+	perf script -i "$(perf_readable "$1")" -F comm,tid,ip,sym --no-inline \
+		2>/dev/null </dev/null >"$2"
 }
+# same WANT GOT: perf printed stacks, and the same
+same() { test -s "$1" && cmp -s "$1" "$2"; }
 
 # agree WANT GOT: "N M R1 R2": samples, samples agreeing, samples whose
 # stack reaches a root frame in WANT and in GOT. A sample agrees when its
@@ -76,6 +83,10 @@ for f in dwarf inl-dwarf threads-dwarf fp-dwarf; do
 		grep -q "samples unwound: .* fully, .* partly, .* not at all" "$tmp/err"
 	[ $rc -eq 0 ] || { cat "$tmp/err"; continue; }
 	sed 's/^/# /' "$tmp/err"
+	if why=$(elsewhere_unwound "$in" "$tmp/err"); then
+		skip "$f.data: $why"
+		continue
+	fi
 	script "$in" "$tmp/want"
 	script "$tmp/$f.out" "$tmp/got"
 	set -- $(agree "$tmp/want" "$tmp/got")
@@ -88,7 +99,7 @@ for f in dwarf inl-dwarf threads-dwarf fp-dwarf; do
 		test "$rg" -ge "$rw"
 	[ "$same" = "$n" ] || diff "$tmp/want" "$tmp/got" | head -10
 	# the stack copies are gone, the callchain has the user part
-	perf report -D -i "$tmp/$f.out" 2>/dev/null </dev/null >"$tmp/dump"
+	perf report -D -i "$(perf_readable "$tmp/$f.out")" 2>/dev/null </dev/null >"$tmp/dump"
 	check "$f.data: no user regs or stack copies left (perf report -D)" \
 		test "$(grep -c -E '^\.\.\. (user regs|ustack)' "$tmp/dump")" -eq 0 \
 		-a "$(grep -c -E '^\.+ +[0-9]+: fffffffffffffe00$' "$tmp/dump")" -gt 0
@@ -146,12 +157,12 @@ script "$in" "$tmp/want"
 "$PD_BIN/pd-convert" -q --shim=unwind "$in" -o "$tmp/conv.data" 2>"$tmp/err"
 script "$tmp/conv.data" "$tmp/got"
 check "pd-convert --shim=unwind: perf script prints the same stacks" \
-	cmp -s "$tmp/want" "$tmp/got"
+	same "$tmp/want" "$tmp/got"
 # ... and for an old perf: no REGS_USER/STACK_USER bits to drop any more
 "$PD_BIN/pd-convert" -q --target-perf=4.1 --shim=unwind "$in" -o "$tmp/old.data" 2>"$tmp/err"
 script "$tmp/old.data" "$tmp/got"
 check "pd-convert --target-perf=4.1 --shim=unwind: perf script prints the same stacks" \
-	cmp -s "$tmp/want" "$tmp/got"
+	same "$tmp/want" "$tmp/got"
 
 # stdin to a pipe on stdout, and a file from stdin
 "$UNWIND" -q - -o - <"$in" 2>"$tmp/err" | cat >"$tmp/pipe.out"
@@ -159,14 +170,14 @@ script "$tmp/pipe.out" "$tmp/got"
 # a pipe-mode header: magic, then its size, 16
 hsize=$(od -An -tu8 -j8 -N8 "$tmp/pipe.out" | tr -d ' ')
 check "stdin to stdout: pipe mode output (header size $hsize), same stacks" \
-	test "$hsize" = 16 -a -z "$(cmp "$tmp/want" "$tmp/got" 2>&1)"
+	test "$hsize" = 16 -a -s "$tmp/want" -a -z "$(cmp "$tmp/want" "$tmp/got" 2>&1)"
 "$UNWIND" -q -o "$tmp/stdin.out" - <"$in" 2>"$tmp/err"
 script "$tmp/stdin.out" "$tmp/got"
-check "stdin to a file: same stacks" cmp -s "$tmp/want" "$tmp/got"
+check "stdin to a file: same stacks" same "$tmp/want" "$tmp/got"
 
 # --keep-stack: REGS_USER and STACK_USER stay, perf still reads it
 "$UNWIND" -q --keep-stack "$in" -o "$tmp/keep.out" 2>"$tmp/err"
-perf report -D -i "$tmp/keep.out" 2>/dev/null </dev/null >"$tmp/dump"
+perf report -D -i "$(perf_readable "$tmp/keep.out")" 2>/dev/null </dev/null >"$tmp/dump"
 check "--keep-stack: stack copies kept, callchains added" \
 	test "$(grep -c '^\.\.\. ustack' "$tmp/dump")" -eq 40 \
 	-a "$(grep -c -E '^\.+ +[0-9]+: fffffffffffffe00$' "$tmp/dump")" -eq 40
