@@ -213,6 +213,30 @@ have_browser() {
 		[ -x "${PD_CHROMIUM:-/usr/bin/chromium}" ]
 }
 
+# testdata_bin NAME: the path of testdata's program NAME as it runs here:
+# bin/NAME, or, where that needs a newer C library than this system's
+# (the dynamic ones were built on Debian 12 against glibc 2.36; Debian 11
+# has 2.31), the same source built here into $tmp with its line of
+# testdata/build.sh. Such a build has other build ids: for recording,
+# not for comparisons with testdata's recordings.
+testdata_bin() {
+	if ! ldd "$TD/bin/$1" 2>&1 | grep -q 'not found'; then
+		echo "$TD/bin/$1"
+		return
+	fi
+	if [ ! -x "$tmp/td/bin/$1" ]; then
+		mkdir -p "$tmp/td/bin" && cp -r "$TD/src" "$tmp/td/"
+		(cd "$tmp/td" && CC=${CC:-cc} FP=-fno-omit-frame-pointer \
+			STATIC="-static -Wl,--eh-frame-hdr" MAP="-fdebug-prefix-map=$tmp/td=." &&
+			eval "$(grep -- " -o bin/$1 " "$TD/build.sh")") >/dev/null 2>&1
+	fi
+	if [ -x "$tmp/td/bin/$1" ]; then
+		echo "$tmp/td/bin/$1"
+	else
+		echo "$TD/bin/$1"
+	fi
+}
+
 # The recordings name testdata's programs by the path they were recorded
 # at (/work/main/testdata/bin/...), not this checkout's: a private
 # build-id cache holding them lets perf, and our symbolizer, find them by

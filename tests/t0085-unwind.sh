@@ -16,7 +16,10 @@
 # reads the copies made for it (perf_readable); frame addresses compared
 # as both conventions agree on them (frame_addrs_as_perf); recordings
 # unwound through system libraries this machine has other builds of are
-# not compared (elsewhere_unwound).
+# not compared (elsewhere_unwound); a fresh recording's unwinding is
+# compared with perf 6.1's rules only. Built with an elfutils before
+# 0.188, pd-fold's chains may end early (it says so): each must then be
+# perf's or a beginning of it.
 . "$(dirname "$0")/lib.sh"
 
 if ! have_perf; then
@@ -38,6 +41,34 @@ same_script() {
 	check "$2${3:+ $3}: --script is perf script's callchains ($(grep -c '^$' "$tmp/want") samples, $(grep -c '(inlined)$' "$tmp/want") inlined lines)" \
 		cmp -s "$tmp/want" "$tmp/got"
 	diff "$tmp/want" "$tmp/got" | head -6
+}
+
+# prefix_blocks WANT GOT: "N WHOLE SHORT BAD" over the samples (blocks of
+# callchain_blocks): GOT's sample equal to WANT's, a beginning of it (its
+# header and first frames), or neither (BAD; also for a count mismatch)
+prefix_blocks() {
+	awk '
+	function blocks(file, arr,   n, line, cur) {
+		n = 0; cur = ""
+		while ((getline line < file) > 0) {
+			if (line == "") { arr[++n] = cur; cur = ""; continue }
+			cur = cur line "\n"
+		}
+		return n
+	}
+	BEGIN {
+		n = blocks(ARGV[1], w); m = blocks(ARGV[2], g)
+		whole = short = bad = 0
+		for (i = 1; i <= n; i++) {
+			if (i > m) bad++
+			else if (g[i] == w[i]) whole++
+			else if (index(w[i], g[i]) == 1 && g[i] ~ /\n\t/) short++
+			else bad++
+		}
+		if (m > n) bad += m - n
+		print n, whole, short, bad
+		exit
+	}' "$1" "$2"
 }
 
 same_folds() { # FILE NAME
@@ -69,19 +100,38 @@ check "dwarf.data: folded stacks reach _start through main" \
 # A fresh recording: sh forks and execs (perf keeps the old image's maps,
 # so libc's tables are missed and libunwind guesses from rbp), ld.so runs
 # before main, 2 KiB stack copies cut deep stacks.
-if perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
+threads=$(testdata_bin threads) inl=$(testdata_bin inl)
+if perf_older_than 6.1; then
+	# pd-fold unwinds by perf 6.1's rules (its libunwind's, and where it
+	# finds tables): perf 6.1 given a Debian 11 recording and its
+	# libraries (--symfs) prints what pd-fold prints, while perf 5.10
+	# steps from syscall stubs of libc 2.31 where 6.1 guesses from rbp
+	skip "fresh recording: pd-fold unwinds as perf 6.1 does, perf $(perf_version) by other rules: no oracle here"
+elif ! "$threads" >/dev/null 2>"$tmp/run.err" || ! "$inl" 1 >/dev/null 2>>"$tmp/run.err"; then
+	skip "testdata's threads and inl do not run here, nor build ($(head -1 "$tmp/run.err")): no fresh recording"
+elif perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
 	-F 999 -o "$tmp/fresh.data" -- sh -c \
-	"for i in 1 2; do $TD/bin/threads >/dev/null; ls -lR /usr/lib >/dev/null 2>&1; $TD/bin/inl 50 >/dev/null; done" \
+	"for i in 1 2; do $threads >/dev/null; ls -lR /usr/lib >/dev/null 2>&1; $inl 50 >/dev/null; done" \
 	>/dev/null 2>&1 </dev/null && [ -s "$tmp/fresh.data" ]; then
 	# addresses and DSOs: what the unwinder decides
 	addr_dso() { sed -E 's/^(\t *[0-9a-f]+) .* \(([^()]*)\)$/\1 (\2)/'; }
 	perf_offpage_dsos "$tmp/fresh.data" >"$tmp/offpage"
 	perf script -i "$tmp/fresh.data" --no-inline 2>/dev/null </dev/null |
 		callchain_blocks | frame_addrs_as_perf "$tmp/offpage" | addr_dso >"$tmp/want"
-	"$FOLD" -q --script --no-inline "$tmp/fresh.data" 2>/dev/null |
+	"$FOLD" --script --no-inline "$tmp/fresh.data" 2>"$tmp/err" |
 		frame_addrs_as_perf "$tmp/offpage" | addr_dso >"$tmp/got"
-	check "fresh sh/ls/threads/inl recording: the frames perf script --no-inline prints, address and DSO ($(grep -c '^$' "$tmp/want") samples, $(wc -l <"$tmp/want") lines)" \
-		cmp -s "$tmp/want" "$tmp/got"
+	if grep -q 'elfutils older than 0.188' "$tmp/err"; then
+		# a library built with an elfutils without dwfl_frame_reg()
+		# (Debian 11's 0.183) says it cannot take libunwind's guessed
+		# step after a chain's first frame: its chains may end early,
+		# but never differ otherwise
+		set -- $(prefix_blocks "$tmp/want" "$tmp/got")
+		check "fresh sh/ls/threads/inl recording, elfutils before 0.188: every chain is perf's or a beginning of it, address and DSO ($1 samples, $2 whole, $3 cut short)" \
+			test "$1" -gt 0 -a "$4" -eq 0
+	else
+		check "fresh sh/ls/threads/inl recording: the frames perf script --no-inline prints, address and DSO ($(grep -c '^$' "$tmp/want") samples, $(wc -l <"$tmp/want") lines)" \
+			cmp -s "$tmp/want" "$tmp/got"
+	fi
 	diff "$tmp/want" "$tmp/got" | head -6
 	# and everything perf script prints by default: symbols of system
 	# libraries and their inlined frames (addr2line's names), signal
@@ -90,8 +140,14 @@ if perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
 		callchain_blocks | frame_addrs_as_perf "$tmp/offpage" >"$tmp/want"
 	"$FOLD" -q --script "$tmp/fresh.data" 2>/dev/null |
 		frame_addrs_as_perf "$tmp/offpage" >"$tmp/got"
-	check "fresh recording: perf script's text byte for byte, inlined frames included ($(wc -l <"$tmp/want") lines)" \
-		cmp -s "$tmp/want" "$tmp/got"
+	if grep -q 'elfutils older than 0.188' "$tmp/err"; then
+		set -- $(prefix_blocks "$tmp/want" "$tmp/got")
+		check "fresh recording, elfutils before 0.188: perf script's text or a beginning of each sample's, inlined frames included ($1 samples, $2 whole, $3 cut short)" \
+			test "$1" -gt 0 -a "$4" -eq 0
+	else
+		check "fresh recording: perf script's text byte for byte, inlined frames included ($(wc -l <"$tmp/want") lines)" \
+			cmp -s "$tmp/want" "$tmp/got"
+	fi
 	diff "$tmp/want" "$tmp/got" | head -6
 else
 	skip "perf record does not work here (perf_event_paranoid?): no fresh recording"
