@@ -172,7 +172,8 @@ perf_script_file_addrs() {
 # perf script as the process saw it; 6.1, and pd-fold --script, print it
 # in the file mapped there. The two agree in the page offset (maps start
 # on page boundaries at page-aligned file offsets): frame_addrs_as_perf
-# keeps of an unnamed frame's address its last three hex digits, and of
+# keeps of an unnamed frame's address (a callchain's, or a sample's ip
+# on its line) its last three hex digits, and of
 # a named one none (its symbol and offset in its DSO say where it is; a
 # JIT map of perf inject's starts mid-page), when perf is older, so the
 # rest of the text is compared whole. A filter; its argument, a file of
@@ -191,14 +192,28 @@ frame_addrs_as_perf() {
 	if perf_older_than 6.1; then
 		awk -v offpage="${1:-/dev/null}" '
 		BEGIN { while ((getline l < offpage) > 0) off["(" l ")"] = 1 }
-		/^\t *[0-9a-f]+ / {
-			a = $1; rest = $0; sub(/^\t *[0-9a-f]+/, "", rest)
+		function norm(a, rest,   d) {
 			d = substr(rest, match(rest, /\([^()]*\)$/))
 			if (rest ~ /^ \[unknown\] / && !(d in off))
-				a = "..." substr("00" a, length(a))
-			else
-				a = "-"
-			$0 = "\t" a rest
+				return "..." substr("00" a, length(a))
+			return "-"
+		}
+		/^\t *[0-9a-f]+ / {
+			a = $1; rest = $0; sub(/^\t *[0-9a-f]+/, "", rest)
+			$0 = "\t" norm(a, rest) rest
+		}
+		# a sample without callchain: its ip after the event name,
+		# the last ": ADDR " of a line that ends with a DSO
+		!/^\t/ && /\([^()]*\)$/ {
+			l = $0; at = 0
+			while (match(substr(l, at + 1), /: +[0-9a-f]+ /))
+				at += RSTART + 1
+			if (at) {
+				head = substr(l, 1, at - 1); rest = substr(l, at)
+				sub(/^ +/, "", rest); a = rest; sub(/ .*/, "", a)
+				sub(/^[0-9a-f]+/, "", rest)
+				$0 = head " " norm(a, rest) rest
+			}
 		}
 		{ print }'
 	else
