@@ -194,7 +194,8 @@ check "--chronological: no two neighbouring lines share a stack" \
 check "--chronological: the order is not the sorted one" \
 	sh -c "! LC_ALL=C sort -c '$tmp/chrono' 2>/dev/null"
 if have_perf; then
-	perf script -i "$TD/threads.data" 2>/dev/null | "$FOLD" --input=script --chronological >"$tmp/perf-chrono"
+	perf script -i "$(perf_readable "$TD/threads.data")" 2>/dev/null |
+		"$FOLD" --input=script --chronological >"$tmp/perf-chrono"
 	check "--chronological: perf script's sample order (perf 'script | pd-fold --input=script' equal)" \
 		cmp -s "$tmp/perf-chrono" "$tmp/chrono"
 else
