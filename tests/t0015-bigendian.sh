@@ -28,6 +28,8 @@ for f in "$TD"/*.data; do
 	fi
 	if perf_stats_check "$be" "$n.data big-endian"; then
 		ns=$((ns + 1))
+	elif is_pipe "$f" && perf_older_than 6.1; then
+		skip "$n.data big-endian: perf $(perf_version)'s report parses no sample of a pipe, not even of its own recordings"
 	else
 		perf report --stats -i "$f" 2>/dev/null </dev/null |
 			sed -n '/Aggregated stats/,$p' >"$tmp/want"
