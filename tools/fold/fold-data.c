@@ -439,7 +439,8 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	if (run->offcpu && !run->nr_offcpu && run->nr_switch_out)
 		pd_warn("%s: --off-cpu: tasks leave the CPU but none is seen coming back (a recording of one command's sched_switch events has only its switch-outs): record with -a or --switch-events",
 			path);
-	else if (run->offcpu && !run->nr_offcpu)
+	else if (run->offcpu && !run->nr_offcpu &&
+		 !fold_offcpu__unreadable(run->offcpu))
 		pd_warn("%s: --off-cpu found no sched:sched_switch or context-switches samples with callchains (perf record -e sched:sched_switch -g, pd-record --off-cpu) and no offcpu-time samples (perf record --off-cpu)",
 			path);
 	else if (run->nr_samples && run->nr_samples == run->nr_no_callchain)

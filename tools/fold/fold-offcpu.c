@@ -36,6 +36,7 @@ struct fold_offcpu {
 	struct tep_format_field *prev_pid, *next_pid;
 #endif
 	bool looked_up;
+	bool unreadable;	/* sched_switch samples without libtraceevent */
 	struct pending *v;
 	size_t nr, cap;
 	char *out;		/* returned by fold_offcpu__in */
@@ -116,12 +117,18 @@ bool fold_offcpu__is_switch(struct fold_offcpu *oc, const struct pd_event *ev,
 		if (!strcmp(t->events[i].name, "sched:sched_switch")) {
 			pd_warn("--off-cpu: sched:sched_switch samples not read: this %s was built without libtraceevent",
 				pd_prog);
+			oc->unreadable = true;
 			break;
 		}
 	}
 	return false;
 }
 #endif
+
+bool fold_offcpu__unreadable(const struct fold_offcpu *oc)
+{
+	return oc->unreadable;
+}
 
 static uint64_t hash_tid(int32_t tid)
 {

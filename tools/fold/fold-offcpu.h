@@ -25,6 +25,13 @@ struct fold_offcpu;
 struct fold_offcpu *fold_offcpu__new(struct pd_reader *r);
 void fold_offcpu__free(struct fold_offcpu *oc);
 
+/*
+ * Whether the file has sched_switch samples this build cannot read (no
+ * libtraceevent): said once already, so nothing more is to be said about
+ * off-CPU samples not found.
+ */
+bool fold_offcpu__unreadable(const struct fold_offcpu *oc);
+
 /* For a sched:sched_switch sample: the tasks leaving and entering. */
 bool fold_offcpu__is_switch(struct fold_offcpu *oc, const struct pd_event *ev,
 			    int32_t *prev_tid, int32_t *next_tid);
