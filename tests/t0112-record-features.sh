@@ -212,8 +212,9 @@ check "--target-perf=2.6 (older than every target): refused, saying why ($(head 
 # perf's own pipes): such a stream is for its target; converted for 6.1
 # it opens.
 for t in $(awk 'NR > 1 && !NF { exit } NR > 1 { print $1 }' "$tmp/targets"); do
+	# perf 5.10 reads no stream for a newer perf (6.1 reads 6.6's)
 	case $t in rhel7) v=3.10 ;; rhel8) v=4.18 ;; rhel9) v=5.14 ;; *) v=$t ;; esac
-	if newer $v; then
+	if perf_older_than 6.1 && newer $v; then
 		skip "pipe for $t: perf $(perf_version) reads no stream of a newer perf"
 		continue
 	fi
