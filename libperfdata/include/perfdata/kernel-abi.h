@@ -63,26 +63,20 @@ typedef uint64_t pd_aligned_u64 __attribute__((aligned(8)));
 
 /* ---- perf_event_open(2) ---------------------------------------------- */
 
-/* its flags argument */
-#define PD_PERF_FLAG_FD_NO_GROUP	(1UL << 0)	/* 2.6.37 */
-#define PD_PERF_FLAG_FD_OUTPUT		(1UL << 1)	/* 2.6.37 */
+/* its flags argument (the two that came first are not used here) */
 #define PD_PERF_FLAG_PID_CGROUP		(1UL << 2)	/* 2.6.39 */
 #define PD_PERF_FLAG_FD_CLOEXEC		(1UL << 3)	/* 3.14 */
 
 /*
- * ioctls on an event fd: type '$'. The argument types are part of the
- * encoding (their size), hence a pointer's size for ID and SET_FILTER.
+ * ioctls on an event fd, those a recorder uses: type '$', the number,
+ * and the argument's type, whose size is part of the encoding (hence a
+ * pointer's size for ID and SET_FILTER).
  */
 #define PD_PERF_IOC_ENABLE	_IO('$', 0)			/* 2.6.31 */
 #define PD_PERF_IOC_DISABLE	_IO('$', 1)			/* 2.6.31 */
-#define PD_PERF_IOC_REFRESH	_IO('$', 2)			/* 2.6.31 */
-#define PD_PERF_IOC_RESET	_IO('$', 3)			/* 2.6.31 */
-#define PD_PERF_IOC_PERIOD	_IOW('$', 4, uint64_t)		/* 2.6.31 */
-#define PD_PERF_IOC_SET_OUTPUT	_IO('$', 5)			/* 2.6.32 */
-#define PD_PERF_IOC_SET_FILTER	_IOW('$', 6, char *)		/* 2.6.32 */
+#define PD_PERF_IOC_SET_OUTPUT	_IO('$', 5)			/* 2.6.33 */
+#define PD_PERF_IOC_SET_FILTER	_IOW('$', 6, char *)		/* 2.6.33 */
 #define PD_PERF_IOC_ID		_IOR('$', 7, uint64_t *)	/* 3.12 */
-#define PD_PERF_IOC_SET_BPF	_IOW('$', 8, uint32_t)		/* 4.1 */
-#define PD_PERF_IOC_PAUSE_OUTPUT _IOW('$', 9, uint32_t)		/* 4.7 */
 
 /*
  * The ring buffer's first page (struct perf_event_mmap_page): the
