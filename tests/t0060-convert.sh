@@ -441,7 +441,15 @@ check "READ records: 8 bytes shorter without the lost value ($(head -1 "$tmp/got
 if have_perf; then
 	perf report -D -i "$tmp/r.data" 2>/dev/null </dev/null | grep -A3 'PERF_RECORD_READ' | grep 'id  ' | sort -u >"$tmp/got"
 	perf report -D -i "$TD/read.data" 2>/dev/null </dev/null | grep -A3 'PERF_RECORD_READ' | grep 'id  ' | sort -u >"$tmp/want"
-	check "READ records: perf 6.1 reads the same ids from them" sh -c "[ -s '$tmp/want' ] && cmp -s '$tmp/want' '$tmp/got'"
+	if [ ! -s "$tmp/want" ] && perf_older_than 6.1; then
+		# perf 5.10 cannot read the original (128-byte attrs): its
+		# ids as pd-convert --to=json gives them
+		"$PD_BIN/pd-convert" -q --to=json "$TD/read.data" -o - |
+			grep '"name":"READ"' | grep -o '"id":[0-9]*' | cut -d: -f2 | sort -u >"$tmp/want"
+		sed 's/.*: *//' "$tmp/got" | sort -u >"$tmp/got.ids"
+		mv "$tmp/got.ids" "$tmp/got"
+	fi
+	check "READ records: perf $(perf_version) reads the same ids from them" sh -c "[ -s '$tmp/want' ] && cmp -s '$tmp/want' '$tmp/got'"
 fi
 cp "$TD/fp.data" "$tmp/fp7.data"
 n=$("$BE" pid 4242 "$tmp/fp7.data")
@@ -499,13 +507,25 @@ if have_perf; then
 		conv --pipe "$TD/zstd.data" -o "$zp"	# as perf 6.1 writes it
 		what="zstd.data as a pipe"
 	fi
-	perf report --stats -i "$zp" >/dev/null 2>"$tmp/err" </dev/null
-	check "$what: perf 6.1 cannot read it ($(head -1 "$tmp/err"))" grep -q -i 'decompress' "$tmp/err"
+	perf report --stats -i "$zp" >"$tmp/out" 2>"$tmp/err" </dev/null
+	if [ -n "$nozstd" ]; then
+		# a perf without zstd (Debian 11's 5.10) says nothing: it
+		# counts the compressed records and reads no sample in them
+		ns=$(nsamples <"$tmp/out")
+		check "$what: perf $(perf_version), without zstd, reads none of its samples (${ns:-none})" \
+			test "${ns:-0}" = 0
+	else
+		check "$what: perf 6.1 cannot read it ($(head -1 "$tmp/err"))" grep -q -i 'decompress' "$tmp/err"
+	fi
 	want=$("$PD_BIN/pd-info" -q --stats "$zp" | nsamples)
 	for o in "-o $tmp/zfixed.data" "--pipe -o $tmp/zfixed.data"; do
+		if [ "${o%% *}" = --pipe ] && perf_older_than 6.1; then
+			skip "$what, pd-convert --target-perf='$me' $o: perf $(perf_version)'s report parses no sample of a pipe, not even of its own recordings"
+			continue
+		fi
 		conv --target-perf="$me" "$zp" $o
 		got=$(perf report --stats -i "$tmp/zfixed.data" 2>"$tmp/err" </dev/null | nsamples)
-		check "$what, pd-convert --target-perf='$me' $o: perf 6.1 reads its $want samples (${got:-none}), no warning" \
+		check "$what, pd-convert --target-perf='$me' $o: perf $(perf_version) reads its $want samples (${got:-none}), no warning" \
 			[ "$want" = "$got" ] && [ ! -s "$tmp/err" ]
 	done
 else
