@@ -10,7 +10,9 @@
 
 B=${PD_BIN%/bin}
 # the README's build packages, what make static adds, and the tests' tools
-PKGS="make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev
+# (g++: testdata's dynamic programs need glibc 2.34 and are rebuilt there,
+# inl is C++)
+PKGS="make gcc g++ pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev
 libtraceevent-dev libiberty-dev libbz2-dev liblzma-dev linux-perf binutils
 zstd perl bc libxml2-utils"
 C=$(distro_chroot bullseye-build bullseye "$(echo $PKGS)") || exit 1
