@@ -360,19 +360,26 @@ static void put_header(uint8_t *b, uint32_t type, uint16_t misc, size_t size)
 	memcpy(b + 6, &s, 2);
 }
 
-static int write_sample(struct pd_writer *w, uint64_t time)
+/* A sample of the probe's process at ip, in the cpumode misc names. */
+static int write_sample_at(struct pd_writer *w, uint64_t time, uint64_t ip,
+			   uint16_t misc)
 {
 	uint8_t b[40];
-	uint64_t ip = PROBE_IP, period = 1000000;
+	uint64_t period = 1000000;
 	uint32_t pid = PROBE_PID;
 
-	put_header(b, PD_RECORD_SAMPLE, PD_MISC_USER, sizeof(b));
+	put_header(b, PD_RECORD_SAMPLE, misc, sizeof(b));
 	memcpy(b + 8, &ip, 8);
 	memcpy(b + 16, &pid, 4);
 	memcpy(b + 20, &pid, 4);
 	memcpy(b + 24, &time, 8);
 	memcpy(b + 32, &period, 8);
 	return pd_writer__write(w, b, &probe_attr);
+}
+
+static int write_sample(struct pd_writer *w, uint64_t time)
+{
+	return write_sample_at(w, time, PROBE_IP, PD_MISC_USER);
 }
 
 static int write_comm(struct pd_writer *w)
@@ -443,17 +450,7 @@ static int write_kernel_map(struct pd_writer *w, uint32_t type)
  * map and warns when it has none. */
 static int write_kernel_sample(struct pd_writer *w, uint64_t time)
 {
-	uint8_t b[40];
-	uint64_t ip = PROBE_KERNEL + 0x1000, period = 1000000;
-	uint32_t pid = PROBE_PID;
-
-	put_header(b, PD_RECORD_SAMPLE, PD_MISC_KERNEL, sizeof(b));
-	memcpy(b + 8, &ip, 8);
-	memcpy(b + 16, &pid, 4);
-	memcpy(b + 20, &pid, 4);
-	memcpy(b + 24, &time, 8);
-	memcpy(b + 32, &period, 8);
-	return pd_writer__write(w, b, &probe_attr);
+	return write_sample_at(w, time, PROBE_KERNEL + 0x1000, PD_MISC_KERNEL);
 }
 
 /* A record of the given type with a zero body: for the kernel and
