@@ -561,6 +561,22 @@ else
 	mkdir -p "$bd/cache"
 	[ -n "${PERF_BUILDID_DIR:-}" ] && cp -a "$PERF_BUILDID_DIR/." "$bd/cache/"
 	printf '[buildid]\n\tdir = %s/cache\n' "$in" >"$bd/perfconfig"
+	# p510_reads WHAT FILE WANT [ORIGINAL]: perf 5.10's report --stats
+	# counts WANT samples in FILE (under the chroot's $in) with nothing
+	# on stderr, and its script prints no warning line: none at all, or
+	# with ORIGINAL none perf 6.1 does not print for the original too
+	p510_reads() {
+		got=$(p510 report --stats -i "$in/$2" 2>"$tmp/err" </dev/null | nsamples)
+		check "$1: perf 5.10 counts the $3 samples (${got:-none}), no warning ($(head -1 "$tmp/err"))" \
+			[ "$3" = "$got" ] && [ ! -s "$tmp/err" ]
+		p510 script -i "$in/$2" >/dev/null 2>"$tmp/err" </dev/null
+		if [ -n "${4:-}" ] && have_perf; then
+			w=$(new_warnings "$tmp/err" "$4")
+		else
+			w=$(cat "$tmp/err")
+		fi
+		check "$1: perf 5.10 script prints no warning line${4:+ perf 6.1 does not for the original} (${w:-none})" [ -z "$w" ]
+	}
 	for n in fp buildid-mmap zstd pipe read cgroups pagesize switch two-events \
 		 multi tracepoint namespaces dwarf clock period; do
 		f=$TD/$n.data
@@ -568,12 +584,7 @@ else
 		want=$("$PD_BIN/pd-info" -q --stats "$f" | nsamples)
 		for t in debian11 5.10; do
 			conv --target-perf=$t "$f" -o "$bd/$n.$t.data" || { not_ok "$n for $t: converts"; continue; }
-			got=$(p510 report --stats -i "$in/$n.$t.data" 2>"$tmp/err" </dev/null | nsamples)
-			check "$n for $t: perf 5.10 counts $want samples (${got:-none}), no warning ($(head -1 "$tmp/err"))" \
-				[ "$want" = "$got" ] && [ ! -s "$tmp/err" ]
-			p510 script -i "$in/$n.$t.data" >/dev/null 2>"$tmp/err" </dev/null
-			w=$(have_perf && new_warnings "$tmp/err" "$f" || cat "$tmp/err")
-			check "$n for $t: perf 5.10 script prints no warning line perf 6.1 does not for the original (${w:-none})" [ -z "$w" ]
+			p510_reads "$n for $t" "$n.$t.data" "$want" "$f"
 		done
 	done
 	# perf 6.12's and 7.2's own recordings (testdata/newer): the samples
@@ -585,11 +596,7 @@ else
 		f=$TD/newer/$n
 		for t in debian11 5.10; do
 			conv --target-perf=$t "$f" -o "$bd/$n.$t" || { not_ok "newer/$n for $t: converts"; continue; }
-			got=$(p510 report --stats -i "$in/$n.$t" 2>"$tmp/err" </dev/null | nsamples)
-			check "newer/$n for $t: perf 5.10 counts the $want samples its perf did (${got:-none}), no warning ($(head -1 "$tmp/err"))" \
-				[ "$want" = "$got" ] && [ ! -s "$tmp/err" ]
-			p510 script -i "$in/$n.$t" >/dev/null 2>"$tmp/err" </dev/null
-			check "newer/$n for $t: perf 5.10 script prints no warning line ($(head -1 "$tmp/err"))" [ ! -s "$tmp/err" ]
+			p510_reads "newer/$n for $t" "$n.$t" "$want"
 		done
 		# perf 6.12's pipe names no build id: the archive route below
 		case $n in *dwarf*|perf6.12-zstd-pipe*) continue ;; esac
