@@ -52,8 +52,9 @@ TEST_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Ilibperfdata/src -Itools \
                $(DEPS_CFLAGS)
 # A static link names libdl too: before glibc 2.34 (Debian 11's 2.31)
 # dlopen() is there, and libdw's and libtraceevent's .pc files do not
-# name it; later glibc keeps an empty libdl.a.
-LDLIBS      := $(DEPS_LIBS) -liberty -lpthread $(if $(TOOL_LDSTATIC),-ldl)
+# name it; later glibc keeps an empty libdl.a. So does a build that
+# opens libdebuginfod (config.mk).
+LDLIBS      := $(DEPS_LIBS) -liberty -lpthread $(if $(TOOL_LDSTATIC)$(HAVE_DEBUGINFOD),-ldl)
 
 LIB_SRCS    := $(wildcard libperfdata/src/*.c)
 COMPAT_SRCS := $(wildcard compat/*.c)

@@ -7,8 +7,9 @@
  * Candidate files are tried in perf's order (binary_type_symtab[]):
  * .gnu_debuglink, build-id cache (elf, then debug), /usr/lib/debug/PATH
  * .debug, /usr/lib/debug/PATH, /usr/lib/debug/.build-id/xx/rest.debug,
- * the file itself, DIR/.debug/NAME. A file whose build id differs from
- * the DSO's is skipped. The first with a .symtab gives the symbols, the
+ * the file itself, DIR/.debug/NAME; then, for a DSO none of whose files
+ * is here, debuginfod servers (executable, then debug info for a
+ * .symtab). A file whose build id differs from the DSO's is skipped. The first with a .symtab gives the symbols, the
  * first with a .dynsym is the "runtime" image (program headers, PLT);
  * either stands in for the other when missing.
  */
@@ -20,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <perfdata/debuginfod.h>
 
 #include "sym-internal.h"
 
@@ -190,6 +193,9 @@ enum cand {
 	CAND_BUILDID_DEBUGINFO,
 	CAND_SYSTEM_PATH,
 	CAND_OPENEMBEDDED,
+	/* not perf's: from debuginfod, when nothing above was found */
+	CAND_DEBUGINFOD,
+	CAND_DEBUGINFOD_DEBUG,
 	CAND_NR,
 };
 
@@ -319,6 +325,10 @@ static int cand_path(struct pd_dso *d, enum cand c, char *buf, size_t size)
 			 (int)(slash - d->path), d->path, slash);
 		sym_join_symfs(s, buf, size, tmp);
 		return 0;
+	case CAND_DEBUGINFOD:
+		return sym_debuginfod_fetch(d, PD_DEBUGINFOD_EXECUTABLE, buf, size);
+	case CAND_DEBUGINFOD_DEBUG:
+		return sym_debuginfod_fetch(d, PD_DEBUGINFOD_DEBUGINFO, buf, size);
 	default:
 		return -1;
 	}
@@ -588,6 +598,14 @@ int sym_elf__load(struct pd_dso *d)
 	for (i = 0; i < CAND_NR && used < 2; i++) {
 		bool keep = false;
 
+		/*
+		 * debuginfod for DSOs with no file here at all; its debug
+		 * info only for a .symtab the executable lacks (for DWARF:
+		 * sym-inline.c)
+		 */
+		if ((i == CAND_DEBUGINFOD && used) ||
+		    (i == CAND_DEBUGINFOD_DEBUG && syms))
+			break;
 		memset(&cand, 0, sizeof(cand));
 		cand.fd = -1;
 		if (cand_path(d, i, cand.path, sizeof(cand.path)))
@@ -601,7 +619,15 @@ int sym_elf__load(struct pd_dso *d)
 			syms = &ss[used];
 			keep = true;
 		}
-		if (!rt && cand.dynsym) {
+		/*
+		 * perf takes a file with a .dynsym for the runtime image; a
+		 * fetched executable, or the binary in a build-id cache (an
+		 * archive's, made of one), is that image whatever it has: a
+		 * stripped static one has neither table, and its debug
+		 * file's .eh_frame is empty, so the unwinder needs it
+		 */
+		if (!rt && (cand.dynsym || i == CAND_DEBUGINFOD ||
+			    i == CAND_BUILDID_CACHE)) {
 			rt = &ss[used];
 			keep = true;
 		}
@@ -610,6 +636,8 @@ int sym_elf__load(struct pd_dso *d)
 			continue;
 		}
 		ss[used++] = cand;
+		if (i >= CAND_DEBUGINFOD)
+			d->remote = true;
 		if (syms && rt)
 			break;
 	}

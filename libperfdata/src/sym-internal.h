@@ -99,6 +99,7 @@ struct pd_dso {
 	uint64_t ref_addr;		/* kernel: as asked (cache key) */
 	bool loaded;
 	bool found_file;		/* some candidate file existed */
+	bool remote;			/* its files came from debuginfod */
 	char *mismatch;			/* first file with another build id */
 	char *symsrc;			/* file the symbols came from */
 	bool symsrc_symtab;		/* ... and it has a .symtab */
@@ -126,6 +127,9 @@ struct pd_symbolizer {
 	char *own_vdso;			/* this process's vdso, as a file */
 	struct pd_jitdump *jitdumps;	/* loaded once per path */
 	struct pd_archive *archive;	/* files of an archive, or NULL */
+	/* the last place files are looked for: see sym_debuginfod() */
+	struct pd_debuginfod *debuginfod;
+	bool debuginfod_tried, debuginfod_quiet;
 	bool own_vdso_tried;
 	size_t hash_size, nr_dsos;
 };
@@ -150,6 +154,21 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
 void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
 		    const char *path);
 bool sym_is_regular_file(const char *path);
+/*
+ * The debuginfod client of the symbolizer, made when a DSO's files are
+ * first missing; NULL when the servers are not asked (no_debuginfod,
+ * $DEBUGINFOD_URLS unset, a build without debuginfod: one warning then
+ * says so, the URLs being set).
+ */
+struct pd_debuginfod *sym_debuginfod(struct pd_symbolizer *s);
+/*
+ * The file of that kind (enum pd_debuginfod_kind) for d's build id from
+ * the debuginfod servers, into buf: 0, or -1 when none.
+ */
+int sym_debuginfod_fetch(struct pd_dso *d, int kind, char *buf, size_t size);
+/* The symbolizer's debuginfod warnings left to another of the process
+ * (pd-unwind's helper threads keep quiet). */
+void pd__sym_debuginfod_quiet(struct pd_symbolizer *s);
 /* This process's vdso image written to a temporary file (removed by
  * pd_symbolizer__free()), or NULL. */
 const char *sym_own_vdso(struct pd_symbolizer *s);

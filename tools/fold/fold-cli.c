@@ -73,6 +73,9 @@ bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
 	case FOLD_OPT_VMLINUX:
 		data->vmlinux = arg;
 		break;
+	case FOLD_OPT_NO_DEBUGINFOD:
+		data->no_debuginfod = true;
+		break;
 	default:
 		return false;
 	}
