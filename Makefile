@@ -26,7 +26,7 @@ CC          ?= cc
 PKG_CONFIG  ?= pkg-config
 # required; libtraceevent is optional (config.mk adds it to DEPS when found)
 DEPS        := libelf libdw zlib libzstd
-APT_DEPS    := make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev libiberty-dev
+APT_DEPS    := make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev libiberty-dev libdebuginfod-dev
 
 ifeq ($(filter help clean,$(MAKECMDGOALS)),)
 DEPS_MISSING := $(shell for p in $(DEPS); do $(PKG_CONFIG) --exists $$p || echo $$p; done)
