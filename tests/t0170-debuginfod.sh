@@ -59,7 +59,8 @@ rec() { # OUT PERF-RECORD-OPTIONS... -- CMD
 }
 if ! rec fp.data -g -F 999 -- "$tmp/bin/burn" 300 ||
    ! rec dwarf.data --call-graph dwarf,4096 -F 499 -- "$tmp/bin/burn-nofp" 300 ||
-   ! rec inl.data -g -F 999 -- "$tmp/bin/inl" 200; then
+   ! rec inl.data -g -F 999 -- "$tmp/bin/inl" 200 ||
+   ! rec big.data --call-graph dwarf -F 999 -- "$tmp/bin/burn-nofp" 2000; then
 	skip "perf record does not work here ($(head -1 "$tmp/rec.err")): no profiles"
 	end
 fi
@@ -78,6 +79,7 @@ named() { grep -c -i debuginfod "$tmp/$1.err"; }
 run want-fp "$FOLD" "$tmp/fp.data"
 run want-dwarf "$FOLD" "$tmp/dwarf.data"
 run want-unwind "$PD_BIN/pd-unwind" "$tmp/dwarf.data" -o "$tmp/want-unwind.data"
+run want-big "$PD_BIN/pd-unwind" -j1 "$tmp/big.data" -o "$tmp/want-big.data"
 run want-diff "$PD_BIN/pd-diff" "$tmp/fp.data" "$tmp/dwarf.data"
 run want-script "$PD_BIN/pd-convert" --to=script "$tmp/dwarf.data"
 check "with the binaries here: burn's and burn-nofp's frames are named (inner_hot, and mix inlined)" \
@@ -161,6 +163,18 @@ check "pd-unwind: the same file as with the binaries present, byte for byte" \
 	sh -c "test $(rc unwind) = 0 && cmp -s '$tmp/want-unwind.data' '$tmp/unwind.data'"
 check "a second run: from the client's cache, the server not asked ($((r3 - r2)) requests)" \
 	sh -c "grep -q \"executable from the debuginfod client's cache: $tmp/cache/\" '$tmp/unwind.err' && test $((r3 - r2)) = 0"
+# two threads: the helper has its own symbolizer, and the build ids
+# are still asked once (exec and debuginfo of burn-nofp: 2 requests)
+big=$(wc -c <"$tmp/big.data")
+if [ "$big" -ge $((4 << 20)) ]; then
+	r0=$(requests)
+	run big env DEBUGINFOD_CACHE_PATH="$tmp/cache-big" "$PD_BIN/pd-unwind" -j2 "$tmp/big.data" -o "$tmp/big.out"
+	r1=$(requests)
+	check "pd-unwind -j2 ($big bytes, $(grep -o '([0-9]* threads)' "$tmp/big.err")): the -j1 output with the binaries present; $((r1 - r0)) requests (2)" \
+		sh -c "test $(rc big) = 0 && grep -q '(2 threads)' '$tmp/big.err' && cmp -s '$tmp/want-big.data' '$tmp/big.out' && test $((r1 - r0)) = 2"
+else
+	skip "the big DWARF recording has $big bytes, under 4 MiB: pd-unwind starts no helper thread"
+fi
 run diff "$PD_BIN/pd-diff" "$tmp/fp.data" "$tmp/dwarf.data"
 check "pd-diff: the same output as with the binaries present" \
 	sh -c "test $(rc diff) = 0 && test -s '$tmp/diff.out' && cmp -s '$tmp/want-diff.out' '$tmp/diff.out'"
@@ -218,10 +232,11 @@ kill $srv_pid
 wait $srv_pid 2>/dev/null
 srv_pid=
 export DEBUGINFOD_CACHE_PATH=$tmp/cache7
-for t in fold unwind script; do
+for t in fold unwind unwind-j2 script; do
 	case $t in
 	fold) run stopped-$t "$FOLD" "$tmp/dwarf.data" ;;
 	unwind) run stopped-$t "$PD_BIN/pd-unwind" "$tmp/dwarf.data" -o "$tmp/stopped.data" ;;
+	unwind-j2) run stopped-$t "$PD_BIN/pd-unwind" -j2 "$tmp/big.data" -o "$tmp/stopped.data" ;;
 	script) run stopped-$t "$PD_BIN/pd-convert" --to=script "$tmp/fp.data" ;;
 	esac
 	check "server stopped, $t: exit 0, frames unresolved, exactly one warning naming debuginfod (and $URL)" \
