@@ -128,16 +128,19 @@ if ! start_server "$tmp/srv"; then
 	end
 fi
 echo "# debuginfod on 127.0.0.1:$port, pid $srv_pid"
+# requests for files, and files sent (a retried request counts twice
+# in the first, once in the second)
 requests() { echo $(($(metric 'http_requests_total{type="executable"}') + $(metric 'http_requests_total{type="debuginfo"}'))); }
+served() { metric 'http_responses_total{result="file"}'; }
 URL=http://127.0.0.1:$port
 DEBUGINFOD_URLS=$URL
 DEBUGINFOD_CACHE_PATH=$tmp/cache
 export DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH
 
 # each tool fetches what it lacks; -v names each file fetched and the URL
-r0=$(requests)
+r0=$(served)
 run fp "$FOLD" -v "$tmp/fp.data"
-r1=$(requests)
+r1=$(served)
 if grep -q 'no debuginfod support' "$tmp/fp.err"; then
 	skip "the tools were built without libdebuginfod (apt-get install libdebuginfod-dev): $(grep -m1 debuginfod "$tmp/fp.err")"
 	end
@@ -145,18 +148,19 @@ fi
 check "frame pointers: pd-fold's output equals the one with the binaries present" \
 	sh -c "test $(rc fp) = 0 && cmp -s '$tmp/want-fp.out' '$tmp/fp.out'"
 bid=$(readelf -n "$tmp/srv/burn" | awk '/Build ID/ { print $3 }')
-check "-v: burn's executable fetched from $URL/buildid/$bid/executable, one request" \
+check "-v: burn's executable fetched from $URL/buildid/$bid/executable, one file sent" \
 	sh -c "grep -q 'burn (build id $bid): executable fetched from $URL/buildid/$bid/executable into $tmp/cache/' '$tmp/fp.err' && test $((r1 - r0)) = 1"
 run dwarf "$FOLD" -v "$tmp/dwarf.data"
-r2=$(requests)
+r2=$(served)
 check "DWARF: pd-fold's output (unwound, inline frames) equals the one with the binaries present" \
 	sh -c "test $(rc dwarf) = 0 && cmp -s '$tmp/want-dwarf.out' '$tmp/dwarf.out'"
-check "-v: burn-nofp's executable (stripped) and its debuginfo fetched: $(grep -c 'fetched from' "$tmp/dwarf.err") lines, $((r2 - r1)) requests" \
+check "-v: burn-nofp's executable (stripped) and its debuginfo fetched: $(grep -c 'fetched from' "$tmp/dwarf.err") lines, $((r2 - r1)) files sent" \
 	sh -c "grep -q 'burn-nofp (build id [0-9a-f]*): executable fetched from $URL/' '$tmp/dwarf.err' && \
 	       grep -q 'burn-nofp (build id [0-9a-f]*): debuginfo fetched from $URL/' '$tmp/dwarf.err' && \
 	       test $(grep -c 'fetched from' "$tmp/dwarf.err") = $((r2 - r1))"
 check "no warnings when the server has every file" \
 	test "$(grep -c warning "$tmp/fp.err" "$tmp/dwarf.err" | awk -F: '{ s += $2 } END { print s }')" = 0
+r2=$(requests)
 run unwind "$PD_BIN/pd-unwind" -v "$tmp/dwarf.data" -o "$tmp/unwind.data"
 r3=$(requests)
 check "pd-unwind: the same file as with the binaries present, byte for byte" \
@@ -164,14 +168,15 @@ check "pd-unwind: the same file as with the binaries present, byte for byte" \
 check "a second run: from the client's cache, the server not asked ($((r3 - r2)) requests)" \
 	sh -c "grep -q \"executable from the debuginfod client's cache: $tmp/cache/\" '$tmp/unwind.err' && test $((r3 - r2)) = 0"
 # two threads: the helper has its own symbolizer, and the build ids
-# are still asked once (exec and debuginfo of burn-nofp: 2 requests)
+# are still asked once (exec and debuginfo of burn-nofp: 2 files)
 big=$(wc -c <"$tmp/big.data")
 if [ "$big" -ge $((4 << 20)) ]; then
-	r0=$(requests)
+	r0=$(served)
 	run big env DEBUGINFOD_CACHE_PATH="$tmp/cache-big" "$PD_BIN/pd-unwind" -j2 "$tmp/big.data" -o "$tmp/big.out"
-	r1=$(requests)
-	check "pd-unwind -j2 ($big bytes, $(grep -o '([0-9]* threads)' "$tmp/big.err")): the -j1 output with the binaries present; $((r1 - r0)) requests (2)" \
+	r1=$(served)
+	check "pd-unwind -j2 ($big bytes, $(grep -o '([0-9]* threads)' "$tmp/big.err")): the -j1 output with the binaries present; $((r1 - r0)) files sent (2)" \
 		sh -c "test $(rc big) = 0 && grep -q '(2 threads)' '$tmp/big.err' && cmp -s '$tmp/want-big.data' '$tmp/big.out' && test $((r1 - r0)) = 2"
+	echo "# the server so far: $(requests) requests for files, $(served) files sent"
 else
 	skip "the big DWARF recording has $big bytes, under 4 MiB: pd-unwind starts no helper thread"
 fi
