@@ -9,9 +9,10 @@
  * .debug, /usr/lib/debug/PATH, /usr/lib/debug/.build-id/xx/rest.debug,
  * the file itself, DIR/.debug/NAME; then, for a DSO none of whose files
  * is here, debuginfod servers (executable, then debug info for a
- * .symtab). A file whose build id differs from the DSO's is skipped. The first with a .symtab gives the symbols, the
- * first with a .dynsym is the "runtime" image (program headers, PLT);
- * either stands in for the other when missing.
+ * .symtab). A file whose build id differs from the DSO's is skipped.
+ * The first with a .symtab gives the symbols, the first with a .dynsym
+ * is the "runtime" image (program headers, PLT); either stands in for
+ * the other when missing.
  */
 #include <errno.h>
 #include <fcntl.h>
