@@ -10,11 +10,13 @@
 # output with the binaries present, and the server's own counters say
 # what was asked (its /metrics, read with curl):
 #  - binaries moved away: pd-fold of a frame-pointer and of a DWARF
-#    profile, pd-unwind of the DWARF one, pd-diff and pd-convert
-#    --to=script print what they print with the binaries there; -v says
-#    what was fetched from which URL, one line per request the server
-#    counted; a second run is served by the client's cache
-#    ($DEBUGINFOD_CACHE_PATH) and asks the server nothing;
+#    profile, pd-unwind of the DWARF one (and -j2 of a larger one, its
+#    helper thread asking nothing twice), pd-convert --shim=unwind,
+#    pd-diff and pd-convert --to=script print what they print with the
+#    binaries there; -v says what was fetched from which URL, one line
+#    per file the server sent; a second run is served by the client's
+#    cache ($DEBUGINFOD_CACHE_PATH) and asks the server nothing;
+#    $DEBUGINFOD_PROGRESS shows the client's progress;
 #  - pd-convert --to=archive fetches what is missing, and the archive
 #    then folds the same with no server at all;
 #  - --no-debuginfod (pd-fold, pd-unwind, pd-convert): no request;
@@ -80,6 +82,7 @@ run want-fp "$FOLD" "$tmp/fp.data"
 run want-dwarf "$FOLD" "$tmp/dwarf.data"
 run want-unwind "$PD_BIN/pd-unwind" "$tmp/dwarf.data" -o "$tmp/want-unwind.data"
 run want-big "$PD_BIN/pd-unwind" -j1 "$tmp/big.data" -o "$tmp/want-big.data"
+run want-shim "$PD_BIN/pd-convert" --shim=unwind "$tmp/dwarf.data" -o "$tmp/want-shim.data"
 run want-diff "$PD_BIN/pd-diff" "$tmp/fp.data" "$tmp/dwarf.data"
 run want-script "$PD_BIN/pd-convert" --to=script "$tmp/dwarf.data"
 check "with the binaries here: burn's and burn-nofp's frames are named (inner_hot, and mix inlined)" \
@@ -180,6 +183,13 @@ if [ "$big" -ge $((4 << 20)) ]; then
 else
 	skip "the big DWARF recording has $big bytes, under 4 MiB: pd-unwind starts no helper thread"
 fi
+run shim "$PD_BIN/pd-convert" --shim=unwind "$tmp/dwarf.data" -o "$tmp/shim.data"
+check "pd-convert --shim=unwind: the same file as with the binaries present" \
+	sh -c "test $(rc shim) = 0 && cmp -s '$tmp/want-shim.data' '$tmp/shim.data'"
+# the client's own progress display ($DEBUGINFOD_PROGRESS), on stderr
+run progress env DEBUGINFOD_PROGRESS=1 DEBUGINFOD_CACHE_PATH="$tmp/cache-progress" "$FOLD" "$tmp/fp.data"
+check "DEBUGINFOD_PROGRESS=1: the client reports its download on standard error" \
+	sh -c "test $(rc progress) = 0 && grep -q 'Downloading' '$tmp/progress.err' && cmp -s '$tmp/want-fp.out' '$tmp/progress.out'"
 run diff "$PD_BIN/pd-diff" "$tmp/fp.data" "$tmp/dwarf.data"
 check "pd-diff: the same output as with the binaries present" \
 	sh -c "test $(rc diff) = 0 && test -s '$tmp/diff.out' && cmp -s '$tmp/want-diff.out' '$tmp/diff.out'"
