@@ -60,7 +60,7 @@ ifndef NO_DEBUGINFOD
 ifndef TOOL_LDSTATIC
 ifeq ($(shell $(PKG_CONFIG) --exists libdebuginfod && echo y),y)
 DEBUGINFOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdebuginfod)
-HAVE_DEBUGINFOD := $(call probe,$(DEBUGINFOD_CFLAGS),-ldl,$(HASH)include <dlfcn.h>\n$(HASH)include <elfutils/debuginfod.h>\nint main(void) { __typeof__(debuginfod_find_executable) *f = 0; return f != 0 || !dlopen(DEBUGINFOD_SONAME, RTLD_LAZY); }\n)
+HAVE_DEBUGINFOD := $(call probe,$(DEBUGINFOD_CFLAGS),-ldl,$(HASH)include <dlfcn.h>\n$(HASH)include <elfutils/debuginfod.h>\nint main(void) { __typeof__(debuginfod_find_executable) *f = 0; return f != 0 || !dlopen("libdebuginfod.so.1", RTLD_LAZY); }\n)
 endif
 endif
 endif

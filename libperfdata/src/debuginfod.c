@@ -56,6 +56,11 @@ void sym_debuginfod_quiet(struct pd_debuginfod *d)
 
 #include <elfutils/debuginfod.h>
 
+/* older headers do not name it */
+#ifndef DEBUGINFOD_SONAME
+#define DEBUGINFOD_SONAME "libdebuginfod.so.1"
+#endif
+
 #define BID_MAX 20
 #define VLOG_MAX (64 * 1024)
 #define MAX_SERVERS 32
