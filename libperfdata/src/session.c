@@ -742,10 +742,14 @@ static void add_kernel_sections(struct pd_session *s, struct pd_dso *dso)
 
 /*
  * perf loads the kernel's symbols on its first kernel lookup and, when
- * they come from kallsyms, narrows the kernel map to them
- * (dso__load_kernel_sym: map__fixup_start/end): addresses outside the
- * symbols then have no map at all ("[unknown]" DSO), such as another
- * arch's kernel addresses named with this machine's kallsyms.
+ * they come from kallsyms, moves the kernel map to them
+ * (dso__load_kernel_sym: map__fixup_start/end): from the first core
+ * symbol to the end of the last. That narrows it (addresses outside the
+ * symbols then have no map at all, "[unknown]" DSO, such as another
+ * arch's kernel addresses named with this machine's kallsyms) and widens
+ * it too: the recorded map ends at _etext, but init text (start_kernel,
+ * x86_64_start_kernel under swapper's stacks) and the data symbols lie
+ * beyond it and are named. With a vmlinux the map moves to its .text.
  */
 static void narrow_kernel_maps(struct pd_session *s)
 {
@@ -765,8 +769,9 @@ static void narrow_kernel_maps(struct pd_session *s)
 	if (!dso || pd_dso__kernel_range(dso, &s->kernel_lo, &s->kernel_hi))
 		return;
 	s->kernel_clip = true;
-	pd__maps_clip(s->kmaps, "[kernel.kallsyms]", s->kernel_lo,
-		      s->kernel_hi);
+	/* out of memory, the kernel map is gone: its frames unresolved */
+	pd__maps_set_range(s->kmaps, "[kernel.kallsyms]", s->kernel_lo,
+			   s->kernel_hi);
 	add_kernel_sections(s, dso);
 }
 
