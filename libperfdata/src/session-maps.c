@@ -86,6 +86,19 @@ struct pd_map *pd__maps_find(struct pd_maps *m, uint64_t addr)
 	return NULL;
 }
 
+void pd__maps_remove(struct pd_maps *m, uint64_t addr)
+{
+	struct pd_map *map = pd__maps_find(m, addr);
+	size_t i;
+
+	if (!map)
+		return;
+	i = (size_t)(map - m->v);
+	memmove(&m->v[i], &m->v[i + 1], (m->nr - i - 1) * sizeof(*m->v));
+	m->nr--;
+	touch(m);
+}
+
 static int reserve(struct pd_maps *m, size_t extra)
 {
 	size_t want = m->nr + extra;

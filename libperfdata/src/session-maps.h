@@ -49,6 +49,8 @@ struct pd_maps *pd__maps_clone(const struct pd_maps *m);
 /* 0 or -ENOMEM. */
 int pd__maps_insert(struct pd_maps *m, const struct pd_map *map);
 struct pd_map *pd__maps_find(struct pd_maps *m, uint64_t addr);
+/* Drops the map holding addr, if any. */
+void pd__maps_remove(struct pd_maps *m, uint64_t addr);
 /*
  * Moves the maps named name to [lo, hi): one map like the first of them
  * (nothing when there is none), wider or narrower, in the parts of

@@ -30,6 +30,7 @@
 #include "session-internal.h"
 #include "session-jit.h"
 #include "session-maps.h"
+#include "sym-ksymbol.h"
 
 /* FORK synthesized by perf record for a running task: no map copy */
 #define MISC_FORK_EXEC	(1U << 13)
@@ -614,6 +615,41 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 	return pd__maps_insert(maps, &map);
 }
 
+/*
+ * KSYMBOL, as perf 6.1's machine__process_ksymbol() (perf script and
+ * report process them by default): a register adds a kernel map of the
+ * symbol's own DSO over [addr, addr + len) unless a kernel map already
+ * holds addr (perf then adds the symbol to that map's DSO at the map's
+ * start: no name changes for the addresses sampled there, left out); an
+ * unregister drops the map holding addr unless it is the kernel's.
+ */
+static int process_ksymbol(struct pd_session *s, const struct pd_event *ev)
+{
+	const struct pd_ksymbol_event *k = &ev->u.ksymbol;
+	struct pd_map map = { 0 }, *old;
+
+	old = pd__maps_find(s->kmaps, k->addr);
+	if (k->flags & PD_KSYMBOL_FLAG_UNREGISTER) {
+		if (old && strcmp(old->name, "[kernel.kallsyms]"))
+			pd__maps_remove(s->kmaps, k->addr);
+		return 0;
+	}
+	if (old)
+		return 0;
+	map.start = k->addr;
+	map.end = k->addr + k->len;
+	if (map.end < map.start)
+		map.end = UINT64_MAX;
+	map.name = intern(s, k->name);
+	if (!map.name)
+		return -ENOMEM;
+	map.dso = pd__symbolizer_ksymbol(s->sym, k->name, k->len);
+	if (!map.dso)
+		return -ENOMEM;
+	map.dso_looked_up = true;
+	return pd__maps_insert(s->kmaps, &map);
+}
+
 /* A JIT map perf inject --jit would have added, as its MMAP2 would. */
 static int jit_map_add(struct pd_session *s, const struct pd_jit_map *jm)
 {
@@ -670,6 +706,8 @@ PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 	case PD_RECORD_MMAP:
 	case PD_RECORD_MMAP2:
 		return process_mmap(s, ev);
+	case PD_RECORD_KSYMBOL:
+		return process_ksymbol(s, ev);
 	case PD_RECORD_HEADER_BUILD_ID:
 		if (!ev->u.build_id.filename)
 			return 0;

@@ -62,6 +62,7 @@ enum pd_dso_kind {
 	PD_DSO_KERNEL,
 	PD_DSO_PERF_MAP,
 	PD_DSO_JIT,			/* one jitted-PID-N.so of a jitdump */
+	PD_DSO_KSYMBOL,			/* one KSYMBOL record's symbol */
 };
 
 struct pd_dso {

@@ -325,18 +325,24 @@ size_t script_text__sample_ip(const struct pd_frame *f, char *buf, size_t size)
 
 size_t script_text__frame(const struct pd_frame *f, char *buf, size_t size)
 {
+	/*
+	 * perf prints a user DSO's frames at their offset in it, a kernel
+	 * DSO's (a BPF program's too, whose map is not the identity) at
+	 * their address
+	 */
+	uint64_t at = f->kernel ? f->ip : f->addr;
 	int k;
 
 	if (f->inline_name && f->sym)	/* only DWARF callchains have them */
 		k = snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (inlined)",
-			     f->addr, f->inline_name, f->addr - f->sym->start);
+			     at, f->inline_name, f->addr - f->sym->start);
 	else if (f->sym)
 		k = snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)",
-			     f->addr, f->sym->name, f->addr - f->sym->start,
+			     at, f->sym->name, f->addr - f->sym->start,
 			     f->dso_name);
 	else
 		k = snprintf(buf, size, "\t%16" PRIx64 " [unknown] (%s)",
-			     f->addr, f->dso_name);
+			     at, f->dso_name);
 	if (k < 0)
 		return 0;
 	return (size_t)k < size ? (size_t)k : size - 1;
