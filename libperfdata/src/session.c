@@ -817,7 +817,7 @@ PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
 				   uint8_t cpumode, uint64_t ip,
 				   struct pd_frame *out)
 {
-	struct pd_map *map = NULL;
+	struct pd_map *map = NULL, first;
 	bool kernel = cpumode == PD_MISC_KERNEL ||
 		      cpumode == PD_MISC_GUEST_KERNEL;
 
@@ -829,8 +829,19 @@ PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
 	if (kernel) {
 		if (s->kernel_start && ip < s->kernel_start)
 			return;
-		narrow_kernel_maps(s);
 		map = pd__maps_find(s->kmaps, ip);
+		/*
+		 * perf loads the kernel's symbols when a lookup first lands
+		 * in the kernel map (not before: an address in init text,
+		 * past the recorded map, stays unresolved until then), and
+		 * names that address in the map it found, moved or not
+		 */
+		if (map && !s->kernel_narrowed &&
+		    !strcmp(map->name, "[kernel.kallsyms]")) {
+			first = *map;
+			narrow_kernel_maps(s);
+			map = &first;
+		}
 	} else if (t) {
 		/* no kernel fallback for user-mode addresses: perf 6.1
 		 * prints a kernel address in a user context as
