@@ -889,6 +889,17 @@ PD_EXPORT int pd_session__sample_frames(struct pd_session *s,
 				    smp->ip, &frames[0]);
 		return 1;
 	}
+	/*
+	 * perf resolves the sample's own ip before its callchain
+	 * (machine__resolve(), then thread__resolve_callchain()): a kernel
+	 * ip there loads the kernel's symbols before the chain's frames
+	 * are looked up
+	 */
+	cpumode = ev->misc & PD_MISC_CPUMODE_MASK;
+	if (!s->kernel_narrowed && (cpumode == PD_MISC_KERNEL ||
+				    cpumode == PD_MISC_GUEST_KERNEL))
+		pd_session__resolve(s, t, cpumode, smp->ip, &frames[0]);
+	cpumode = PD_MISC_USER;
 	for (i = 0; i < smp->callchain.nr && n < max; i++) {
 		uint64_t ip = smp->callchain.ips[i];
 
