@@ -19,6 +19,8 @@ struct pd_map {
 	uint64_t pgoff;
 	const char *name;	/* interned: the DSO name perf prints */
 	const char *path;	/* interned: the file to load, or NULL */
+	const char *module_file;	/* interned: a kernel module's file as
+					 * recorded, or NULL */
 	const uint8_t *build_id;	/* interned, or NULL */
 	uint8_t build_id_size;
 	bool identity;		/* map_ip is the address itself (anon, JIT,

@@ -30,7 +30,7 @@
 #include "session-internal.h"
 #include "session-jit.h"
 #include "session-maps.h"
-#include "sym-ksymbol.h"
+#include "sym-kmaps.h"
 
 /* FORK synthesized by perf record for a running task: no map copy */
 #define MISC_FORK_EXEC	(1U << 13)
@@ -570,6 +570,9 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 			map.name = module_name(s, name);
 		}
 		map.path = map.name;
+		map.module_file = intern(s, name);
+		if (!map.module_file)
+			return -ENOMEM;
 	} else {
 		struct pd_thread *t;
 		int jit = session_jit__mmap(s->jit, mm->pid, name);
@@ -725,6 +728,18 @@ static struct pd_dso *map_dso(struct pd_session *s, struct pd_map *map,
 	if (map->dso_looked_up)
 		return map->dso;
 	map->dso_looked_up = true;
+	/*
+	 * A module's symbols, in perf 6.1: its map's DSO loads on the
+	 * first lookup in it, from the module's file if that is there
+	 * (not read here: kallsyms names the same functions) and else
+	 * from nothing but what the kernel's load gave it before:
+	 * kallsyms' symbols of that module (maps__split_kallsyms(), which
+	 * passes over the modules loaded already). Kept by the map after.
+	 */
+	if (kernel && strcmp(map->name, "[kernel.kallsyms]") &&
+	    !s->kernel_narrowed &&
+	    !pd__symbolizer_has_module_file(s->sym, map->module_file))
+		return map->dso = NULL;
 	if (kernel) {
 		const struct bid_entry *b = bid_find(s, "[kernel.kallsyms]");
 

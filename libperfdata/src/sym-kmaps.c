@@ -4,7 +4,8 @@
  * machine__process_ksymbol_register() names them: each its own DSO,
  * called by the symbol's name, with one symbol of the recorded length at
  * the start of its map (so a BPF program's frames print as
- * "bpf_prog_<tag>_<name>+off (bpf_prog_<tag>_<name>)").
+ * "bpf_prog_<tag>_<name>+off (bpf_prog_<tag>_<name>)"). And whether a
+ * module's own file is there.
  */
 #include <elf.h>
 #include <errno.h>
@@ -13,7 +14,7 @@
 #include <string.h>
 
 #include "sym-internal.h"
-#include "sym-ksymbol.h"
+#include "sym-kmaps.h"
 
 struct pd_dso *pd__symbolizer_ksymbol(struct pd_symbolizer *s,
 				      const char *name, uint32_t len)
@@ -40,4 +41,14 @@ nomem:
 	free(sv.v);
 	errno = ENOMEM;
 	return NULL;
+}
+
+bool pd__symbolizer_has_module_file(struct pd_symbolizer *s, const char *file)
+{
+	char path[4096];
+
+	if (!file || file[0] != '/')
+		return false;
+	sym_join_symfs(s, path, sizeof(path), file);
+	return sym_is_regular_file(path);
 }
