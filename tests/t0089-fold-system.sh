@@ -9,19 +9,30 @@
 #     same): pd-fold folds as the *.folded files perf script |
 #     stackcollapse-perf.pl made when they were recorded
 #     (testdata/fold-system.sh). This runs everywhere.
-#  2. With perf: perf script prints those files as pd-fold --script does,
-#     and, with PD_STACKCOLLAPSE, still folds to the *.folded files.
-#  3. Live, with perf and PD_STACKCOLLAPSE, as root (or a low
-#     perf_event_paranoid): recordings of this machine, whatever runs on
-#     it, folded by both on the same file (deterministic, however racy the
-#     recording), with a copy of /proc/kallsyms: perf would read
-#     /proc/kcore next to /proc/kallsyms where it can, which pd-fold does
-#     not emulate.
+#  2. With perf: perf script prints those files as pd-fold --script and
+#     pd-convert --to=script do, and its text still folds to the *.folded
+#     files.
+#  3. Live, with perf, as root (or a low perf_event_paranoid): recordings
+#     of this machine, whatever runs on it, folded by both on the same
+#     file (deterministic, however racy the recording), with a copy of
+#     /proc/kallsyms: perf would read /proc/kcore next to /proc/kallsyms
+#     where it can, which pd-fold does not emulate.
+# perf script's text is folded by stackcollapse-perf.pl when
+# PD_STACKCOLLAPSE names it, else by pd-fold --input=script (which t0070
+# holds to stackcollapse-perf.pl): the names are perf's either way.
 . "$(dirname "$0")/lib.sh"
 
 FOLD=$PD_BIN/pd-fold
 BPFLOAD=$(dirname "$PD_BIN")/tests/tools/bpf-load
 SC=${PD_STACKCOLLAPSE:-}
+# fold_text [OPTIONS] FILE: perf script's text folded
+if [ -n "$SC" ]; then
+	folder="perf script | stackcollapse-perf.pl"
+	fold_text() { perl "$SC" "$@" 2>/dev/null; }
+else
+	folder="perf script | pd-fold --input=script"
+	fold_text() { "$FOLD" -q --input=script "$@"; }
+fi
 mkdir -p "$tmp/empty"
 # the options of each *.folded file: FILE.folded and FILE.all-tid.folded
 opts_of() { case $1 in all-tid) echo "--all --tid" ;; *) echo "" ;; esac; }
@@ -97,14 +108,10 @@ else
 		check "$name.data: pd-convert --to=script prints what perf script prints" \
 			cmp -s "$tmp/ps" "$tmp/ours"
 		diff "$tmp/ps" "$tmp/ours" | head -6
-		if [ -z "$SC" ]; then
-			skip "$name.data: PD_STACKCOLLAPSE unset: the expectation not remade with stackcollapse-perf.pl"
-			continue
-		fi
 		for v in plain all-tid; do
 			# shellcheck disable=SC2046
-			perl "$SC" $(opts_of $v) "$tmp/ps" >"$tmp/want" 2>/dev/null
-			check "$name.data $(opts_of $v): perf script | stackcollapse-perf.pl still folds to $name.$v.folded" \
+			fold_text $(opts_of $v) "$tmp/ps" >"$tmp/want"
+			check "$name.data $(opts_of $v): $folder still folds to $name.$v.folded" \
 				cmp -s "$tmp/want" "$TD/$name.$v.folded"
 		done
 	done
@@ -114,10 +121,6 @@ fi
 
 if ! have_perf; then
 	skip "perf not installed: no live recording"
-	exit 0
-fi
-if [ -z "$SC" ]; then
-	skip "PD_STACKCOLLAPSE unset: the live recordings are not compared with stackcollapse-perf.pl"
 	exit 0
 fi
 mkdir -p "$tmp/ks"
@@ -154,10 +157,10 @@ live() { # NAME EVENT-OPTIONS...
 		perf script $sf --kallsyms="$tmp/ks/kallsyms" -i "$tmp/$lname.data" \
 			>"$tmp/ps" 2>/dev/null </dev/null
 		for o in "" "--all --tid"; do
-			perl "$SC" $o "$tmp/ps" >"$tmp/want" 2>/dev/null
+			fold_text $o "$tmp/ps" >"$tmp/want"
 			"$FOLD" -q $sf --kallsyms="$tmp/ks/kallsyms" $o \
 				"$tmp/$lname.data" >"$tmp/got" 2>/dev/null
-			what="live $lname $sf $o: pd-fold folds as perf script | stackcollapse-perf.pl ($(wc -l <"$tmp/want") stacks)"
+			what="live $lname $sf $o: pd-fold folds as $folder ($(wc -l <"$tmp/want") stacks)"
 			if [ -z "$sf" ] && [ "$mods" -gt 0 ] && ! cmp -s "$tmp/want" "$tmp/got"; then
 				skip "$what: $mods frames in modules that perf names from their .ko files, not read by pd-fold"
 				continue
