@@ -4,7 +4,7 @@
 # --all --tid) fold them to, with the recording kernel's kallsyms
 # (kallsyms/<build-id>, see trim-kallsyms.sh) and no user-space files (an
 # empty --symfs), so that they fold the same on any machine.
-# tests/t0089-fold-system.sh compares pd-fold with them.
+# tests/t0084-fold-system.sh compares pd-fold with them.
 #
 # Usage: PD_STACKCOLLAPSE=/path/to/stackcollapse-perf.pl ./fold-system.sh
 # (record.sh runs it after trim-kallsyms.sh)

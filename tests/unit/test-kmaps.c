@@ -13,7 +13,7 @@
  *  - KSYMBOL registers a map of its own DSO (named after the symbol,
  *    one symbol of the recorded length) and unregisters it
  *    (machine__process_ksymbol).
- * t0089-fold-system.sh compares real system-wide recordings with perf.
+ * t0084-fold-system.sh compares real system-wide recordings with perf.
  */
 #include <stdio.h>
 #include <stdlib.h>
