@@ -483,6 +483,20 @@ static int deliver_queued(struct pd_reader *r, struct pd_queued *q,
 	return deliver(r, &src, out);
 }
 
+/* a record the time order releases (its memory is order.c's) */
+static int deliver_ordered(struct pd_reader *r, const struct pd_queued *q,
+			   const struct pd_event **out)
+{
+	struct raw_src src = {
+		.offset = q->offset,
+		.inner_offset = q->inner_offset,
+		.flags = q->flags,
+	};
+
+	memcpy(r->rec, q->data, q->size);
+	return deliver(r, &src, out);
+}
+
 PD_EXPORT int pd_reader__read_header(struct pd_reader *r)
 {
 	struct raw_src src;
@@ -519,9 +533,10 @@ PD_EXPORT int pd_reader__next(struct pd_reader *r, const struct pd_event **out)
 			return deliver_queued(r, q, out);
 		}
 		if (r->opts.order == PD_ORDER_TIME) {
-			q = pd__order_pop(r);
-			if (q)
-				return deliver_queued(r, q, out);
+			const struct pd_queued *oq = pd__order_pop(r);
+
+			if (oq)
+				return deliver_ordered(r, oq, out);
 		}
 		ret = read_raw(r, &src);
 		if (ret < 0) {
