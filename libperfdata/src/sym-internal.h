@@ -195,6 +195,13 @@ int sym_vmlinux__load(struct pd_dso *d, const char *path, const char *ref_name,
 
 /* sym-kallsyms.c, sym-perfmap.c */
 int sym_kallsyms__load(struct pd_dso *d, const char *path);
+/*
+ * A copy of the running kernel's kallsyms made this boot (the build-id
+ * cache's): loaded as sym_kallsyms__load() does, or -ESTALE with d left
+ * without symbols when it has none or names other modules than the
+ * kernel has loaded now.
+ */
+int sym_kallsyms__load_copy(struct pd_dso *d, const char *path);
 int sym_perfmap__load(struct pd_dso *d, const char *path);
 
 /* sym-jitdump.c */

@@ -11,14 +11,18 @@
 #include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sym-internal.h"
 
 /* perf's KSYM_NAME_LEN in 6.1 */
 #define KSYM_NAME_LEN 512
+/* read() size: /proc/kallsyms formats as much per call as it is asked */
+#define READ_SIZE (1024 * 1024)
 
 static int module_index(struct pd_dso *d, const char *mod)
 {
@@ -40,6 +44,38 @@ static int module_index(struct pd_dso *d, const char *mod)
 	return (int)++d->nr_modules;
 }
 
+static int hex_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/*
+ * strtoull(p, end, 16) on 120 thousand lines is a good part of the load:
+ * the plain case, up to 16 digits and no "0x", is read here; anything
+ * else is strtoull's.
+ */
+static unsigned long long hex(const char *p, char **end)
+{
+	unsigned long long v = 0;
+	const char *q = p;
+	int k;
+
+	while ((k = hex_digit((unsigned char)*q)) >= 0 && q - p < 16) {
+		v = v << 4 | (unsigned int)k;
+		q++;
+	}
+	if (hex_digit((unsigned char)*q) >= 0 ||
+	    ((*q == 'x' || *q == 'X') && q - p == 1 && *p == '0'))
+		return strtoull(p, end, 16);
+	*end = (char *)q;
+	return v;
+}
+
 static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 {
 	char *p = line, *end, *tab, *name;
@@ -50,7 +86,7 @@ static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 	/* perf's io__get_hex(): hex digits up to a space */
 	if (!isxdigit((unsigned char)*p))
 		return 0;
-	addr = strtoull(p, &end, 16);
+	addr = hex(p, &end);
 	if (*end != ' ' || end[1] == '\0' || end[2] != ' ')
 		return 0;
 	type = end[1];
@@ -83,31 +119,129 @@ static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 	return 0;
 }
 
-int sym_kallsyms__load(struct pd_dso *d, const char *path)
+/*
+ * Each line of the file to add_line(), as getline() would give them (the
+ * last without its newline too), read in large blocks.
+ */
+static int read_lines(struct pd_dso *d, struct sym_vec *sv, int fd)
+{
+	size_t cap = READ_SIZE, len = 0, start, i;
+	char *buf = malloc(cap + 1), *nl;
+	bool eof = false;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (!eof) {
+		ssize_t n;
+
+		if (len == cap) {
+			/* one line longer than the buffer */
+			char *b = realloc(buf, 2 * cap + 1);
+
+			if (!b) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = b;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* a read error ends the file, as it ends getline()'s loop */
+		if (n <= 0) {
+			eof = true;
+			if (!len)
+				break;
+			buf[len++] = '\n';	/* the last line, unterminated */
+		} else {
+			len += (size_t)n;
+		}
+		for (start = 0; start < len; start = i + 1) {
+			nl = memchr(buf + start, '\n', len - start);
+			if (!nl)
+				break;
+			i = (size_t)(nl - buf);
+			*nl = '\0';
+			ret = add_line(d, sv, buf + start);
+			if (ret)
+				goto out;
+		}
+		memmove(buf, buf + start, len - start);
+		len -= start;
+	}
+out:
+	free(buf);
+	return ret;
+}
+
+/* perf's pseudo-modules of kallsyms, not in /proc/modules */
+static bool pseudo_module(const char *m)
+{
+	return !strcmp(m, "[bpf]") || !strncmp(m, "[__builtin__", 12);
+}
+
+/*
+ * Whether the modules d's symbols name are those the running kernel has
+ * loaded, as /proc/modules lists them (none when there is no such file:
+ * a kernel without modules).
+ */
+static bool modules_current(const struct pd_dso *d)
+{
+	char line[512], name[256];
+	size_t i, nr_real = 0, nr_loaded = 0;
+	FILE *f;
+	bool ok = true;
+
+	for (i = 0; i < d->nr_modules; i++)
+		nr_real += !pseudo_module(d->modules[i]);
+	f = fopen("/proc/modules", "re");
+	if (!f)
+		return nr_real == 0;
+	while (ok && fgets(line, sizeof(line), f)) {
+		size_t k = strcspn(line, " \n");
+
+		if (!k || k + 2 >= sizeof(name))
+			continue;
+		name[0] = '[';
+		memcpy(name + 1, line, k);
+		name[k + 1] = ']';
+		name[k + 2] = '\0';
+		nr_loaded++;
+		ok = false;
+		for (i = 0; i < d->nr_modules && !ok; i++)
+			ok = !strcmp(d->modules[i], name);
+	}
+	fclose(f);
+	return ok && nr_loaded == nr_real;
+}
+
+static int load(struct pd_dso *d, const char *path, bool copy)
 {
 	struct sym_vec sv = { 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
-	int ret = 0;
+	int fd, ret = 0;
 	bool nonzero = false;
 
-	f = fopen(path, "re");
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n')
-			line[n - 1] = '\0';
-		ret = add_line(d, &sv, line);
-		if (ret)
-			goto out;
-	}
+	ret = read_lines(d, &sv, fd);
+	close(fd);
+	if (ret)
+		goto out;
 	for (size_t i = 0; i < sv.nr; i++)
 		nonzero |= sv.v[i].start != 0;
 	/* kptr_restrict: every address reads as zero, nothing resolves */
 	if (!nonzero)
 		sv.nr = 0;
+	if (copy && (!sv.nr || !modules_current(d))) {
+		/* the names stay in the arena, unused */
+		while (d->nr_modules)
+			free(d->modules[--d->nr_modules]);
+		ret = -ESTALE;
+		goto out;
+	}
 	sym_vec__sort(&sv);
 	sym_vec__fixup_end(&sv, true);
 	sym_vec__fixup_duplicate(&sv);
@@ -119,8 +253,16 @@ int sym_kallsyms__load(struct pd_dso *d, const char *path)
 			ret = -ENOMEM;
 	}
 out:
-	free(line);
 	free(sv.v);
-	fclose(f);
 	return ret;
+}
+
+int sym_kallsyms__load(struct pd_dso *d, const char *path)
+{
+	return load(d, path, false);
+}
+
+int sym_kallsyms__load_copy(struct pd_dso *d, const char *path)
+{
+	return load(d, path, true);
 }
