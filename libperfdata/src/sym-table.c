@@ -54,7 +54,13 @@ static int sym_new_cmp(const void *a, const void *b)
  * insertion order, which decides ties below. */
 void sym_vec__sort(struct sym_vec *sv)
 {
-	if (sv->nr > 1)
+	size_t i;
+
+	/* kallsyms comes sorted: a pass instead of a sort */
+	for (i = 1; i < sv->nr; i++)
+		if (sym_new_cmp(&sv->v[i - 1], &sv->v[i]) > 0)
+			break;
+	if (i < sv->nr)
 		qsort(sv->v, sv->nr, sizeof(*sv->v), sym_new_cmp);
 }
 
