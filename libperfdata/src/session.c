@@ -85,7 +85,39 @@ struct pd_session {
 	 * value, so anonymous executable maps keep their own name.
 	 */
 	bool prot_unswapped;
+	struct frame_cache *frames;	/* pd_session__resolve()'s answers */
 };
+
+/*
+ * A profile resolves the same few thousand addresses again and again,
+ * each a map search and a symbol search (a bisection of a hundred
+ * thousand kallsyms entries for kernel frames). The answer depends on
+ * the maps object and the address alone, and a maps object's gen changes
+ * with every change to any maps (session-maps.h), so the last answer for
+ * (gen, cpumode, ip) in a direct-mapped table is the answer.
+ */
+#define FRAME_CACHE_SIZE	2048
+
+struct frame_cache {
+	struct frame_cache_slot {
+		uint64_t gen;		/* 0: empty */
+		struct pd_frame frame;
+	} v[FRAME_CACHE_SIZE];
+};
+
+static struct frame_cache_slot *frame_slot(struct pd_session *s, uint64_t gen,
+					   uint8_t cpumode, uint64_t ip)
+{
+	uint64_t h = (ip ^ gen * 0x9e3779b97f4a7c15ULL ^ cpumode) *
+		     0xff51afd7ed558ccdULL;
+
+	if (!s->frames) {
+		s->frames = calloc(1, sizeof(*s->frames));
+		if (!s->frames)
+			return NULL;
+	}
+	return &s->frames->v[h >> 53 & (FRAME_CACHE_SIZE - 1)];
+}
 
 static uint64_t hash_str(const char *s)
 {
@@ -270,6 +302,7 @@ PD_EXPORT void pd_session__free(struct pd_session *s)
 	free(s->threads);
 	pd__maps_put(s->kmaps);
 	session_jit__free(s->jit);
+	free(s->frames);
 	free(s->bids);
 	free(s->strs.v);
 	pd_arena_free(&s->arena);
@@ -828,9 +861,8 @@ static void narrow_kernel_maps(struct pd_session *s)
 	add_kernel_sections(s, dso);
 }
 
-PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
-				   uint8_t cpumode, uint64_t ip,
-				   struct pd_frame *out)
+static void resolve(struct pd_session *s, struct pd_thread *t, uint8_t cpumode,
+		    uint64_t ip, struct pd_frame *out)
 {
 	struct pd_map *map = NULL, first;
 	bool kernel = cpumode == PD_MISC_KERNEL ||
@@ -883,6 +915,34 @@ PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
 	}
 	if (out->dso)
 		out->sym = pd_dso__find(out->dso, out->addr);
+}
+
+PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
+				   uint8_t cpumode, uint64_t ip,
+				   struct pd_frame *out)
+{
+	bool kernel = cpumode == PD_MISC_KERNEL ||
+		      cpumode == PD_MISC_GUEST_KERNEL;
+	struct pd_maps *maps = kernel ? s->kmaps : t ? t->maps : NULL;
+	struct frame_cache_slot *slot;
+
+	if (!maps) {
+		resolve(s, t, cpumode, ip, out);
+		return;
+	}
+	slot = frame_slot(s, maps->gen, cpumode, ip);
+	if (slot && slot->gen == maps->gen && slot->frame.ip == ip &&
+	    slot->frame.cpumode == cpumode) {
+		*out = slot->frame;
+		return;
+	}
+	resolve(s, t, cpumode, ip, out);
+	/* (the first kernel address narrows the kernel maps: a new gen) */
+	if (!slot)
+		return;
+	slot = frame_slot(s, maps->gen, cpumode, ip);
+	slot->gen = maps->gen;
+	slot->frame = *out;
 }
 
 PD_EXPORT int pd_session__sample_frames(struct pd_session *s,
