@@ -50,6 +50,7 @@ struct folder {
 	bool open;
 	bool java;		/* the name starts with "java": java tidying */
 	struct buf pname;
+	const char *pname_comm;	/* the fixed comm pname was made of */
 	uint64_t count;
 	struct buf text;	/* frame names, leaf first */
 	struct fold_span *frames;
@@ -292,6 +293,11 @@ bool folder__begin(struct folder *f, const struct fold_sample *s)
 		break;
 	}
 
+	/* the same process, sample after sample: the same name */
+	if (s->comm_fixed && s->comm == f->pname_comm && !f->o.tid &&
+	    !f->o.pid)
+		goto open;
+	f->pname_comm = s->comm_fixed ? s->comm : NULL;
 	b->len = 0;
 	err = buf_adds(b, s->comm);
 	if (!err && (f->o.tid || f->o.pid)) {
@@ -306,12 +312,14 @@ bool folder__begin(struct folder *f, const struct fold_sample *s)
 	}
 	if (err) {
 		f->failed = true;
+		f->pname_comm = NULL;
 		return false;
 	}
 	for (i = 0; i < b->len; i++)
 		if (b->p[i] == ' ')
 			b->p[i] = '_';
 	f->java = !strncmp(b->p, "java", 4);
+open:
 	f->open = true;
 	f->all_replayed = f->stack_memo != NULL;
 	return true;
