@@ -8,7 +8,6 @@
  * duplicates removed. Module symbols keep their absolute addresses here;
  * pd_dso__kernel_module() tells their "[module]".
  */
-#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -44,15 +43,13 @@ static int module_index(struct pd_dso *d, const char *mod)
 	return (int)++d->nr_modules;
 }
 
-static int hex_digit(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
+/* 1 + the value of each hex digit, 0 for other bytes */
+static const uint8_t hex_val1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 /*
  * strtoull(p, end, 16) on 120 thousand lines is a good part of the load:
@@ -65,43 +62,50 @@ static unsigned long long hex(const char *p, char **end)
 	const char *q = p;
 	int k;
 
-	while ((k = hex_digit((unsigned char)*q)) >= 0 && q - p < 16) {
-		v = v << 4 | (unsigned int)k;
+	while ((k = hex_val1[(unsigned char)*q]) && q - p < 16) {
+		v = v << 4 | (unsigned int)(k - 1);
 		q++;
 	}
-	if (hex_digit((unsigned char)*q) >= 0 ||
+	if (hex_val1[(unsigned char)*q] ||
 	    ((*q == 'x' || *q == 'X') && q - p == 1 && *p == '0'))
 		return strtoull(p, end, 16);
 	*end = (char *)q;
 	return v;
 }
 
+/* A line (a C string: it ends at its first NUL), in memory that lives
+ * as long as d: the name stays where it is. */
 static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 {
 	char *p = line, *end, *tab, *name;
 	unsigned long long addr;
+	size_t len;
 	char type;
 	int mod = 0, bind;
 
 	/* perf's io__get_hex(): hex digits up to a space */
-	if (!isxdigit((unsigned char)*p))
+	if (!hex_val1[(unsigned char)*p])
 		return 0;
 	addr = hex(p, &end);
 	if (*end != ' ' || end[1] == '\0' || end[2] != ' ')
 		return 0;
 	type = end[1];
 	name = end + 3;
-	if (strlen(name) > KSYM_NAME_LEN)
+	len = strlen(name);
+	if (len > KSYM_NAME_LEN) {
 		name[KSYM_NAME_LEN] = '\0';
-	switch (toupper((unsigned char)type)) {
+		len = KSYM_NAME_LEN;
+	}
+	switch (type) {
 	case 'T': case 'W': case 'D': case 'B':
+	case 't': case 'w': case 'd': case 'b':
 		break;
 	default:
 		return 0;
 	}
 	if (name[0] == '$')
 		return 0;
-	tab = strchr(name, '\t');
+	tab = memchr(name, '\t', len);
 	if (tab) {
 		*tab = '\0';
 		mod = module_index(d, tab + 1);
@@ -111,9 +115,8 @@ static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 	if (type == 'W')
 		bind = STB_WEAK;
 	else
-		bind = isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-	name = pd_arena_strndup(&d->arena, name, SIZE_MAX);
-	if (!name || sym_vec__push(sv, addr, 0, (uint8_t)bind, name))
+		bind = type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
+	if (sym_vec__push(sv, addr, 0, (uint8_t)bind, name))
 		return -ENOMEM;
 	sv->v[sv->nr - 1].module = (uint16_t)mod;
 	return 0;
@@ -121,14 +124,15 @@ static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 
 /*
  * Each line of the file to add_line(), as getline() would give them (the
- * last without its newline too), read in large blocks.
+ * last without its newline too), read in large blocks of d's arena: the
+ * names stay in them, copied no more.
  */
 static int read_lines(struct pd_dso *d, struct sym_vec *sv, int fd)
 {
-	size_t cap = READ_SIZE, len = 0, start, i;
-	char *buf = malloc(cap + 1), *nl;
+	size_t cap = READ_SIZE, len = 0, pos = 0;
+	char *buf = pd_arena_alloc(&d->arena, cap + 1), *nl;
 	bool eof = false;
-	int ret = 0;
+	int ret;
 
 	if (!buf)
 		return -ENOMEM;
@@ -136,15 +140,17 @@ static int read_lines(struct pd_dso *d, struct sym_vec *sv, int fd)
 		ssize_t n;
 
 		if (len == cap) {
-			/* one line longer than the buffer */
-			char *b = realloc(buf, 2 * cap + 1);
-
-			if (!b) {
-				ret = -ENOMEM;
-				break;
-			}
-			buf = b;
-			cap *= 2;
+			/* full: the next block, starting with the line cut
+			 * short (one longer than half a block: a larger one) */
+			len -= pos;
+			if (len * 2 > cap)
+				cap = len * 2;
+			nl = pd_arena_alloc(&d->arena, cap + 1);
+			if (!nl)
+				return -ENOMEM;
+			memcpy(nl, buf + pos, len);
+			buf = nl;
+			pos = 0;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
@@ -152,28 +158,22 @@ static int read_lines(struct pd_dso *d, struct sym_vec *sv, int fd)
 		/* a read error ends the file, as it ends getline()'s loop */
 		if (n <= 0) {
 			eof = true;
-			if (!len)
+			if (pos == len)
 				break;
 			buf[len++] = '\n';	/* the last line, unterminated */
 		} else {
 			len += (size_t)n;
 		}
-		for (start = 0; start < len; start = i + 1) {
-			nl = memchr(buf + start, '\n', len - start);
-			if (!nl)
-				break;
-			i = (size_t)(nl - buf);
+		/* [pos, len): lines not yet added, the last maybe partial */
+		while ((nl = memchr(buf + pos, '\n', len - pos))) {
 			*nl = '\0';
-			ret = add_line(d, sv, buf + start);
+			ret = add_line(d, sv, buf + pos);
 			if (ret)
-				goto out;
+				return ret;
+			pos = (size_t)(nl - buf) + 1;
 		}
-		memmove(buf, buf + start, len - start);
-		len -= start;
 	}
-out:
-	free(buf);
-	return ret;
+	return 0;
 }
 
 /* perf's pseudo-modules of kallsyms, not in /proc/modules */
