@@ -50,18 +50,94 @@ static int sym_new_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* perf inserts equal starts to the right: in-order they keep their
- * insertion order, which decides ties below. */
-void sym_vec__sort(struct sym_vec *sv)
+/*
+ * A stable sort of v by start alone, a byte at a time from the least
+ * significant, skipping bytes all starts share (the upper ones, mostly);
+ * tmp has room for nr entries. It is the (start, seq) order when v is in
+ * seq order.
+ */
+static void radix_sort(struct sym_new *v, struct sym_new *tmp, size_t nr)
 {
+	struct sym_new *src = v, *dst = tmp, *t;
+	uint64_t diff = 0;
+	unsigned int shift;
 	size_t i;
 
-	/* kallsyms comes sorted: a pass instead of a sort */
-	for (i = 1; i < sv->nr; i++)
-		if (sym_new_cmp(&sv->v[i - 1], &sv->v[i]) > 0)
+	for (i = 1; i < nr; i++)
+		diff |= v[i].start ^ v[0].start;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+
+		if (!(diff >> shift & 0xff))
+			continue;
+		for (i = 0; i < nr; i++)
+			count[src[i].start >> shift & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = pos;
+			pos += c;
+		}
+		for (i = 0; i < nr; i++)
+			dst[count[src[i].start >> shift & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, nr * sizeof(*v));
+}
+
+/* v[0, mid) and v[mid, nr), each sorted, merged through tmp */
+static void merge(struct sym_new *v, size_t mid, size_t nr,
+		  struct sym_new *tmp)
+{
+	size_t i = 0, j = mid, k = 0;
+
+	while (i < mid && j < nr)
+		tmp[k++] = sym_new_cmp(&v[j], &v[i]) < 0 ? v[j++] : v[i++];
+	while (i < mid)
+		tmp[k++] = v[i++];
+	while (j < nr)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, nr * sizeof(*v));
+}
+
+/*
+ * perf inserts equal starts to the right: in-order they keep their
+ * insertion order, which decides ties below.
+ *
+ * A symbol table is sorted once or twice per DSO, and qsort() was a
+ * tenth of pd-fold's work: kallsyms comes sorted (a pass checks it); an
+ * ELF table comes in insertion order, and its second sort (after the
+ * PLT's symbols are appended) is a sorted part and such a tail. So the
+ * sorted head is kept, the tail, when in insertion order, radix-sorted
+ * (else qsort()ed), and the two merged.
+ */
+void sym_vec__sort(struct sym_vec *sv)
+{
+	struct sym_new *v = sv->v, *tmp;
+	size_t nr = sv->nr, head, i;
+	bool seq_order = true;
+
+	for (head = 1; head < nr; head++)
+		if (sym_new_cmp(&v[head - 1], &v[head]) > 0)
 			break;
-	if (i < sv->nr)
-		qsort(sv->v, sv->nr, sizeof(*sv->v), sym_new_cmp);
+	if (head >= nr)
+		return;
+	tmp = malloc(nr * sizeof(*tmp));
+	if (!tmp) {
+		qsort(v, nr, sizeof(*v), sym_new_cmp);
+		return;
+	}
+	for (i = head + 1; i < nr && seq_order; i++)
+		seq_order = v[i - 1].seq < v[i].seq;
+	if (seq_order)
+		radix_sort(v + head, tmp, nr - head);
+	else
+		qsort(v + head, nr - head, sizeof(*v), sym_new_cmp);
+	merge(v, head, nr, tmp);
+	free(tmp);
 }
 
 static uint64_t roundup_page(uint64_t x)
