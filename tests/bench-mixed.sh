@@ -17,6 +17,7 @@
 # outputs must be identical ((c): perf script prints the same stacks for
 # pd-unwind's output as for its own unwinding), else the bench fails.
 # stackcollapse-perf.pl is $PD_STACKCOLLAPSE, else the one on PATH.
+# PD_BENCH_MIXED_PARTS=ac (say) runs only those of the four.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=${B:-build}
@@ -26,6 +27,8 @@ fp=$dir/mixed-fp.data
 dw=$dir/mixed-dwarf.data
 runs=${PD_BENCH_MIXED_RUNS:-3}
 base_rev=${PD_BENCH_BASELINE:-fce08c2}
+parts=${PD_BENCH_MIXED_PARTS:-abcd}
+part() { case $parts in *$1*) return 0 ;; esac; return 1; }
 
 if [ ! -x /usr/bin/time ]; then
 	echo "bench-mixed: needs GNU time (apt-get install time)" >&2
@@ -41,7 +44,9 @@ B=$B sh "$top/tests/bench-mixed-record.sh"
 # the baseline pd-fold: our own code as it was, built once from git
 base=$dir/baseline
 base_fold=
-if [ -x "$base/build/bin/pd-fold" ]; then
+if ! part d; then
+	:
+elif [ -x "$base/build/bin/pd-fold" ]; then
 	base_fold=$base/build/bin/pd-fold
 elif git -C "$top" rev-parse -q --verify "$base_rev^{commit}" >/dev/null 2>&1; then
 	echo "bench-mixed: building pd-fold of $base_rev in $base (once)" >&2
@@ -101,25 +106,30 @@ describe "$fp" "  frame pointers (-g -F 2999)"
 describe "$dw" "  DWARF (--call-graph dwarf)"
 
 # (a)
+if part a; then
 set -- $(measure "$dir/mx-a.pd" "$B/bin/pd-fold" -q "$fp"); a_t=$1
 side "pd-fold FILE" "$@"
 set -- $(measure "$dir/mx-a.pl" sh -c 'perf script -i "$1" 2>/dev/null | perl "$2"' - "$fp" "$sc")
 side "perf script | stackcollapse-perf.pl" "$@"
 s=$(same "$dir/mx-a.pl" "$dir/mx-a.pd"); case $s in DIFF*) failed=1 ;; esac
 verdict "(a) pd-fold vs perf script | stackcollapse-perf.pl, frame pointers" "$a_t" "$1" 25 "$s"
+fi
 
 # (b)
+if part b; then
 set -- $(measure "$dir/mx-b.pd" "$B/bin/pd-fold" -q --no-inline "$dw"); b_t=$1
 side "pd-fold --no-inline FILE" "$@"
 set -- $(measure "$dir/mx-b.pl" sh -c 'perf script --no-inline -i "$1" 2>/dev/null | perl "$2"' - "$dw" "$sc")
 side "perf script --no-inline | stackcollapse-perf.pl" "$@"
 s=$(same "$dir/mx-b.pl" "$dir/mx-b.pd"); case $s in DIFF*) failed=1 ;; esac
 verdict "(b) pd-fold --no-inline vs perf script --no-inline | stackcollapse-perf.pl, DWARF" "$b_t" "$1" 5 "$s"
+fi
 
 # (c): perf script prints pd-unwind's output as it prints its own
 # unwinding, but for the frame of a zero return address that perf shows
 # as "ffffffffffffffff [unknown]" and no callchain can carry (pd-unwind(1))
 out=$dir/mx-unwound.data
+if part c; then
 set -- $(measure /dev/null "$B/bin/pd-unwind" -q "$dw" -o "$out"); c_t=$1
 side "pd-unwind FILE -o OUT" "$@"
 set -- $(measure /dev/null perf script --no-inline -i "$dw")
@@ -130,9 +140,12 @@ perf script -F comm,tid,ip,sym --no-inline -i "$out" 2>/dev/null </dev/null >"$d
 s=$(same "$dir/mx-c.perf" "$dir/mx-c.pd"); case $s in DIFF*) failed=1 ;; esac
 verdict "(c) pd-unwind vs perf script --no-inline (perf's unwinding), DWARF" "$c_t" "$1" 2 "$s"
 rm -f "$out"
+fi
 
 # (d)
-if [ -n "$base_fold" ]; then
+if ! part d; then
+	:
+elif [ -n "$base_fold" ]; then
 	set -- $(measure "$dir/mx-d.pd" "$B/bin/pd-fold" -q "$dw"); d_t=$1
 	side "pd-fold FILE (inline frames)" "$@"
 	set -- $(measure "$dir/mx-d.base" "$base_fold" -q "$dw")
