@@ -87,11 +87,12 @@ struct pd_queued {
 	struct pd_queued *next;
 	void *chunk;		/* order.c: the chunk that holds it */
 	uint64_t offset, inner_offset;
-	uint32_t flags;
 	uint64_t time;
 	uint64_t seq;
+	uint32_t flags;
 	uint32_t size;
-	uint8_t data[];		/* host order */
+	/* host order; 8-byte aligned, as records are decoded in place */
+	_Alignas(8) uint8_t data[];
 };
 
 int pd__set_error(struct pd_reader *r, int err, uint64_t offset,

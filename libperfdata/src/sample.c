@@ -230,9 +230,11 @@ static int walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
 	struct pd_sample tmp;
 	struct walk w = { rec + 8, rec + size, swap, false };
 
-	if (!s)
+	/* a decoded sample is r->ev's, zeroed with it (stream.c) */
+	if (!s) {
 		s = &tmp;
-	memset(s, 0, sizeof(*s));
+		memset(s, 0, sizeof(*s));
+	}
 	s->sample_type = st;
 	if (st & PD_SAMPLE_IDENTIFIER)
 		s->id = u64(&w);
