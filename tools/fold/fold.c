@@ -73,15 +73,18 @@ struct folder {
 	 * memo replay, the folded stack is a function of the process name
 	 * and the memo entries alone, so (name, entries) -> the stack's
 	 * count in the table skips building and hashing the folded text.
-	 * The entries wait in pend until the sample ends, or until a frame
+	 * The entries wait in pend[1..] (pend[0]: the process name's
+	 * number in pnames, so that pend is the memo's key as it stands)
+	 * until the sample ends, or until a frame
 	 * that is not a replay needs them in the text. NULL stack_memo:
 	 * --chronological or no memo.
 	 */
 	struct htab *stack_memo;
 	bool all_replayed;
-	const struct fold_memo_entry **pend;	/* leaf first */
+	uintptr_t *pend;	/* entries leaf first, after pname's number */
 	size_t npend, pend_cap;
-	struct buf stack_id;
+	struct htab *pnames;	/* process name -> its number */
+	uintptr_t pname_id;
 
 	struct buf name;	/* one frame's name while it is tidied */
 	struct buf unknown;	/* "[module]" for "[unknown]" symbols */
@@ -151,8 +154,11 @@ struct folder *folder__new(const struct fold_opts *opts)
 			goto fail;
 		if (!f->runs) {
 			f->stack_memo = htab__new(sizeof(uint64_t *), 4096, 75);
-			if (!f->stack_memo)
+			f->pnames = htab__new(sizeof(uintptr_t), 64, 50);
+			f->pend = malloc(64 * sizeof(*f->pend));
+			if (!f->stack_memo || !f->pnames || !f->pend)
 				goto fail;
+			f->pend_cap = 64;
 		}
 	}
 	f->select = sample_select__new(opts->sel.comm_list, opts->sel.cpu_list);
@@ -188,7 +194,7 @@ void folder__free(struct folder *f)
 	fold_memo__free(f->memo);
 	htab__free(f->stack_memo);
 	free(f->pend);
-	free(f->stack_id.p);
+	htab__free(f->pnames);
 	sample_select__free(f->select);
 	fold_filter__free(f->allow);
 	fold_filter__free(f->deny);
@@ -319,6 +325,20 @@ bool folder__begin(struct folder *f, const struct fold_sample *s)
 		if (b->p[i] == ' ')
 			b->p[i] = '_';
 	f->java = !strncmp(b->p, "java", 4);
+	if (f->pnames) {
+		struct htab_entry *e;
+		bool added;
+
+		e = htab__get(f->pnames, b->p, b->len, &added);
+		if (!e) {
+			f->failed = true;
+			f->pname_comm = NULL;
+			return false;
+		}
+		if (added)
+			*(uintptr_t *)htab_entry__payload(e) = f->pnames->nr;
+		f->pname_id = *(uintptr_t *)htab_entry__payload(e);
+	}
 open:
 	f->open = true;
 	f->all_replayed = f->stack_memo != NULL;
@@ -659,8 +679,8 @@ static void not_all_replayed(struct folder *f)
 {
 	size_t i;
 
-	for (i = 0; i < f->npend; i++)
-		push_entry(f, f->pend[i]);
+	for (i = 1; i < f->npend; i++)
+		push_entry(f, (const struct fold_memo_entry *)f->pend[i]);
 	f->npend = 0;
 	f->all_replayed = false;
 }
@@ -762,9 +782,11 @@ bool folder__replay(struct folder *f, const void *a, const void *b,
 		push_entry(f, e);
 		return true;
 	}
+	if (!f->npend)
+		f->pend[f->npend++] = f->pname_id;
 	if (f->npend == f->pend_cap) {
-		size_t cap = f->pend_cap ? 2 * f->pend_cap : 64;
-		const struct fold_memo_entry **v = realloc(f->pend, cap * sizeof(*v));
+		size_t cap = 2 * f->pend_cap;
+		uintptr_t *v = realloc(f->pend, cap * sizeof(*v));
 
 		if (!v) {
 			not_all_replayed(f);
@@ -774,7 +796,7 @@ bool folder__replay(struct folder *f, const void *a, const void *b,
 		f->pend = v;
 		f->pend_cap = cap;
 	}
-	f->pend[f->npend++] = e;
+	f->pend[f->npend++] = (uintptr_t)e;
 	return true;
 }
 
@@ -820,17 +842,15 @@ static int add_stack(struct folder *f, const char *key, size_t len,
  */
 static bool end_replayed(struct folder *f, uint64_t ***slot)
 {
-	struct buf *id = &f->stack_id;
 	struct htab_entry *e;
 	uint64_t **count;
 	bool added;
 
 	*slot = NULL;
-	id->len = 0;
-	if (buf_add(id, f->pname.p, f->pname.len + 1) < 0 ||
-	    buf_add(id, (const char *)f->pend, f->npend * sizeof(*f->pend)) < 0)
-		return false;
-	e = htab__get(f->stack_memo, id->p, id->len, &added);
+	if (!f->npend)
+		f->pend[f->npend++] = f->pname_id;	/* no frames */
+	e = htab__get(f->stack_memo, f->pend, f->npend * sizeof(*f->pend),
+		      &added);
 	if (!e)
 		return false;
 	count = (uint64_t **)htab_entry__payload(e);
