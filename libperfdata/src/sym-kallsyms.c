@@ -22,6 +22,9 @@
 #define KSYM_NAME_LEN 512
 /* read() size: /proc/kallsyms formats as much per call as it is asked */
 #define READ_SIZE (1024 * 1024)
+/* zero bytes after a block's end: a terminating '\n', then room for
+ * hex() to read 16 digits and a space past a line's start */
+#define SLACK 18
 
 static int module_index(struct pd_dso *d, const char *mod)
 {
@@ -60,7 +63,20 @@ static unsigned long long hex(const char *p, char **end)
 {
 	unsigned long long v = 0;
 	const char *q = p;
+	unsigned int bad = 0, i;
 	int k;
+
+	/* a 64-bit kernel's 16 digits and a space, without a loop test */
+	for (i = 0; i < 16; i++) {
+		k = hex_val1[(unsigned char)p[i]];
+		bad |= !k;
+		v = v << 4 | (unsigned int)(k - 1);
+	}
+	if (!bad && p[16] == ' ') {
+		*end = (char *)p + 16;
+		return v;
+	}
+	v = 0;
 
 	while ((k = hex_val1[(unsigned char)*q]) && q - p < 16) {
 		v = v << 4 | (unsigned int)(k - 1);
@@ -130,7 +146,7 @@ static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 static int read_lines(struct pd_dso *d, struct sym_vec *sv, int fd)
 {
 	size_t cap = READ_SIZE, len = 0, pos = 0;
-	char *buf = pd_arena_alloc(&d->arena, cap + 1), *nl;
+	char *buf = pd_arena_alloc(&d->arena, cap + SLACK), *nl;
 	bool eof = false;
 	int ret;
 
@@ -145,7 +161,7 @@ static int read_lines(struct pd_dso *d, struct sym_vec *sv, int fd)
 			len -= pos;
 			if (len * 2 > cap)
 				cap = len * 2;
-			nl = pd_arena_alloc(&d->arena, cap + 1);
+			nl = pd_arena_alloc(&d->arena, cap + SLACK);
 			if (!nl)
 				return -ENOMEM;
 			memcpy(nl, buf + pos, len);
