@@ -368,8 +368,9 @@ static time_t boot_time(void)
  * kernel formats its hundred thousand lines on every read. perf record
  * leaves a copy in the build-id cache, and a copy made since this boot
  * holds the same addresses (same kernel, same KASLR offset); it is read
- * instead (*copy set) when it names the modules loaded now, the only
- * other part perf's names can come from (sym_kallsyms__load_copy()).
+ * instead (*copy set) when it begins as /proc/kallsyms does (a trimmed
+ * copy does not) and names the modules loaded now, the only other part
+ * perf's names can come from (sym_kallsyms__load_copy()).
  */
 static char *kallsyms_path(struct pd_symbolizer *s, const uint8_t *bid,
 			   size_t size, bool *copy)

@@ -25,6 +25,7 @@ struct sym_new {
 	const char *name;	/* in the DSO's arena */
 	uint32_t seq;		/* insertion order: ties keep it */
 	uint8_t bind;		/* STB_* */
+	bool mangled;		/* name not demangled yet (sym_vec.dso) */
 	uint16_t module;		/* kallsyms: 1 + index into modules */
 };
 
@@ -38,6 +39,13 @@ struct sym_vec {
 	 * answers lookups where symbols overlap.
 	 */
 	struct sym_rbtree *tree;
+	/*
+	 * The DSO whose arena takes names demangled late: a symbol pushed
+	 * with mangled set keeps its raw name until its name matters
+	 * (symbols__fixup_duplicate() compares them, pd_dso__find() returns
+	 * it), as most symbols of a large C++ binary are never looked at.
+	 */
+	struct pd_dso *dso;
 };
 
 int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
@@ -86,6 +94,9 @@ struct pd_dso {
 	 */
 	int32_t *sym_left, *sym_right;
 	int32_t sym_root;
+	/* per symbol: its name is still raw, to demangle on lookup (NULL:
+	 * none is; in the arena) */
+	uint8_t *sym_mangled;
 	char **modules;			/* kernel: "[ext4]", or a vmlinux
 					 * section's "[kernel.kallsyms].init.text" */
 	size_t nr_modules;
@@ -198,8 +209,8 @@ int sym_kallsyms__load(struct pd_dso *d, const char *path);
 /*
  * A copy of the running kernel's kallsyms made this boot (the build-id
  * cache's): loaded as sym_kallsyms__load() does, or -ESTALE with d left
- * without symbols when it has none or names other modules than the
- * kernel has loaded now.
+ * without symbols when it does not begin as /proc/kallsyms does, has no
+ * symbols or names other modules than the kernel has loaded now.
  */
 int sym_kallsyms__load_copy(struct pd_dso *d, const char *path);
 int sym_perfmap__load(struct pd_dso *d, const char *path);

@@ -233,12 +233,57 @@ static bool modules_current(const struct pd_dso *d)
 	return ok && nr_loaded == nr_real;
 }
 
+/* up to n bytes of path's start into buf: their number, or -1 */
+static ssize_t read_head(const char *path, char *buf, size_t n)
+{
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (got < n) {
+		ssize_t k = read(fd, buf + got, n - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(fd);
+	return (ssize_t)got;
+}
+
+/*
+ * Whether the copy begins as /proc/kallsyms does now: a copy some tool
+ * put in the cache (a trimmed one, another boot's) does not. The kernel
+ * formats only what is read, and the first 64 KiB are a small part.
+ */
+#define HEAD_SIZE (64 * 1024)
+
+static bool same_head(const char *copy)
+{
+	char *a = malloc(2 * HEAD_SIZE);
+	ssize_t na, nb;
+	bool same;
+
+	if (!a)
+		return false;
+	na = read_head("/proc/kallsyms", a, HEAD_SIZE);
+	nb = read_head(copy, a + HEAD_SIZE, HEAD_SIZE);
+	same = na > 0 && na == nb && !memcmp(a, a + HEAD_SIZE, (size_t)na);
+	free(a);
+	return same;
+}
+
 static int load(struct pd_dso *d, const char *path, bool copy)
 {
 	struct sym_vec sv = { 0 };
 	int fd, ret = 0;
 	bool nonzero = false;
 
+	if (copy && !same_head(path))
+		return -ESTALE;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
