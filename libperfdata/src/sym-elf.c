@@ -344,16 +344,6 @@ static Elf_Data *section_data(Elf *elf, size_t idx, GElf_Shdr *sh)
 	return elf_getdata(scn, NULL);
 }
 
-static const char *sym_name_in_arena(struct pd_dso *d, const char *raw)
-{
-	char *dem = d->s->opts.no_demangle ? NULL : sym_demangle(raw);
-	const char *name;
-
-	name = pd_arena_strndup(&d->arena, dem ? dem : raw, SIZE_MAX);
-	free(dem);
-	return name;
-}
-
 /* perf's elf_read_program_header(): the PT_LOAD holding vaddr. */
 static bool load_delta(Elf *elf, uint64_t vaddr, uint64_t *delta)
 {
@@ -479,10 +469,12 @@ static int load_sym(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 			sym.st_value -= delta;
 		else
 			sym.st_value -= sh.sh_addr - sh.sh_offset;
-		name = sym_name_in_arena(d, raw);
+		/* demangled when it matters (sym_vec.dso) */
+		name = pd_arena_strndup(&d->arena, raw, SIZE_MAX);
 		if (!name || sym_vec__push(sv, sym.st_value, sym.st_size,
 					   GELF_ST_BIND(sym.st_info), name))
 			return -ENOMEM;
+		sv->v[sv->nr - 1].mangled = !d->s->opts.no_demangle;
 	}
 	return (int)sv->nr;
 }
@@ -572,7 +564,7 @@ int sym_elf__load(struct pd_dso *d)
 	struct symsrc ss[2], cand;
 	struct symsrc *syms = NULL, *rt = NULL;
 	struct sym_rbtree tree;
-	struct sym_vec sv = { .tree = &tree };
+	struct sym_vec sv = { .tree = &tree, .dso = d };
 	char tmp[4096];
 	int i, n, ret = 0;
 	size_t used = 0;

@@ -34,6 +34,7 @@ int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
 	n->name = name;
 	n->seq = sv->next_seq++;
 	n->bind = bind;
+	n->mangled = false;
 	n->module = 0;
 	sv->nr++;
 	if (sv->tree)
@@ -140,6 +141,34 @@ void sym_vec__sort(struct sym_vec *sv)
 	free(tmp);
 }
 
+/* The name perf shows for raw, in d's arena; NULL when out of memory. */
+static const char *demangled(struct pd_dso *d, const char *raw)
+{
+	char *dem = sym_demangle(raw);
+	const char *name;
+
+	if (!dem)
+		return raw;
+	name = pd_arena_strndup(&d->arena, dem, SIZE_MAX);
+	free(dem);
+	return name;
+}
+
+/* n's name as perf has it from its load */
+static bool demangle_now(struct sym_vec *sv, struct sym_new *n)
+{
+	const char *name;
+
+	if (!n->mangled)
+		return true;
+	name = demangled(sv->dso, n->name);
+	if (!name)
+		return false;
+	n->name = name;
+	n->mangled = false;
+	return true;
+}
+
 static uint64_t roundup_page(uint64_t x)
 {
 	return (x + 4095) & ~(uint64_t)4095;
@@ -218,6 +247,9 @@ void sym_vec__fixup_duplicate(struct sym_vec *sv)
 
 	for (i = 0; i < sv->nr; i++) {
 		if (out && sv->v[out - 1].start == sv->v[i].start) {
+			/* (out of memory, a raw name decides) */
+			demangle_now(sv, &sv->v[out - 1]);
+			demangle_now(sv, &sv->v[i]);
 			if (choose_a(&sv->v[out - 1], &sv->v[i])) {
 				if (sv->tree)
 					sym_rbtree__erase(sv->tree, sv->v[i].seq);
@@ -282,6 +314,7 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
 	free(d->sym_right);
 	d->syms = NULL;
 	d->sym_module = NULL;
+	d->sym_mangled = NULL;
 	d->sym_left = d->sym_right = NULL;
 	d->nr_syms = 0;
 	d->syms_overlap = false;
@@ -304,6 +337,13 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
 		d->syms[i].end = sv->v[i].end;
 		d->syms[i].name = sv->v[i].name;
 		mods |= sv->v[i].module != 0;
+		if (sv->v[i].mangled && !d->sym_mangled) {
+			d->sym_mangled = pd_arena_array(&d->arena, sv->nr, 1);
+			if (!d->sym_mangled)
+				return -ENOMEM;
+		}
+		if (d->sym_mangled)
+			d->sym_mangled[i] = sv->v[i].mangled;
 	}
 	if (mods) {
 		d->sym_module = calloc(sv->nr, sizeof(*d->sym_module));
@@ -378,7 +418,18 @@ PD_EXPORT const struct pd_sym *pd_dso__find(struct pd_dso *d, uint64_t addr)
 	if (!d || !d->nr_syms)
 		return NULL;
 	i = find_index(d, addr);
-	return i < 0 ? NULL : &d->syms[i];
+	if (i < 0)
+		return NULL;
+	if (d->sym_mangled && d->sym_mangled[i]) {
+		const char *name = demangled(d, d->syms[i].name);
+
+		/* out of memory: the raw name, this time */
+		if (name) {
+			d->syms[i].name = name;
+			d->sym_mangled[i] = 0;
+		}
+	}
+	return &d->syms[i];
 }
 
 PD_EXPORT const char *pd_dso__kernel_module(struct pd_dso *d, uint64_t addr)
