@@ -366,6 +366,54 @@ static bool load_delta(Elf *elf, uint64_t vaddr, uint64_t *delta)
 	return false;
 }
 
+/*
+ * load_delta() for every symbol of a table walked the program headers
+ * through libelf each time: the PT_LOADs are read once into a small
+ * array, in order, and searched as load_delta() does.
+ */
+struct load_seg {
+	uint64_t vaddr, size, delta;
+};
+
+#define MAX_LOAD_SEGS	32
+
+/* the PT_LOADs of elf, their number; -1 when they do not fit */
+static int load_segs(Elf *elf, struct load_seg *v)
+{
+	size_t i, n;
+	int nr = 0;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (nr == MAX_LOAD_SEGS)
+			return -1;
+		v[nr].vaddr = ph.p_vaddr;
+		v[nr].size = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+		v[nr].delta = ph.p_vaddr - ph.p_offset;
+		nr++;
+	}
+	return nr;
+}
+
+static bool seg_delta(const struct load_seg *v, int nr, uint64_t vaddr,
+		      uint64_t *delta)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (v[i].size && vaddr >= v[i].vaddr &&
+		    vaddr < v[i].vaddr + v[i].size) {
+			*delta = v[i].delta;
+			return true;
+		}
+	}
+	return false;
+}
+
 static int load_segments(struct pd_dso *d, Elf *elf)
 {
 	size_t i, n;
@@ -410,7 +458,9 @@ static int load_sym(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 	Elf_Scn *scn = syms->symtab ? syms->symtab : syms->dynsym;
 	GElf_Shdr symsh, strsh, sh;
 	Elf_Data *data, *strs;
+	struct load_seg segs[MAX_LOAD_SEGS];
 	size_t i, nr;
+	int nr_segs;
 
 	if (!gelf_getshdr(scn, &symsh) || !symsh.sh_entsize)
 		return 0;
@@ -419,6 +469,7 @@ static int load_sym(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 	if (!data || !strs)
 		return 0;
 	nr = symsh.sh_size / symsh.sh_entsize;
+	nr_segs = load_segs(rt->elf, segs);
 	for (i = 0; i < nr; i++) {
 		GElf_Sym sym;
 		unsigned int type;
@@ -465,7 +516,8 @@ static int load_sym(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 		if (label && !is_text_section(sec_elf, NULL, &sh))
 			continue;
 		/* map_ip addresses are file offsets: move the value there */
-		if (load_delta(rt->elf, sym.st_value, &delta))
+		if (nr_segs >= 0 ? seg_delta(segs, nr_segs, sym.st_value, &delta) :
+		    load_delta(rt->elf, sym.st_value, &delta))
 			sym.st_value -= delta;
 		else
 			sym.st_value -= sh.sh_addr - sh.sh_offset;
