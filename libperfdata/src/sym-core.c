@@ -117,6 +117,7 @@ static void dso_free(struct pd_dso *d)
 
 	sym_inline__free(d->dw);
 	free(d->syms);
+	free(d->sym_bucket);
 	free(d->sym_left);
 	free(d->sym_right);
 	free(d->sym_module);

@@ -94,6 +94,17 @@ struct pd_dso {
 	 */
 	int32_t *sym_left, *sym_right;
 	int32_t sym_root;
+	/*
+	 * Where the bisection of a large table starts: symbols whose
+	 * (start - sym_base) >> sym_shift is k are at indexes
+	 * [sym_bucket[k], sym_bucket[k + 1]), for k < nr_buckets (NULL:
+	 * the whole table is bisected). A lookup then touches a few
+	 * neighbouring entries instead of one cache line per step.
+	 */
+	uint32_t *sym_bucket;
+	uint64_t sym_base;
+	size_t nr_buckets;
+	unsigned int sym_shift;
 	/* per symbol: its name is still raw, to demangle on lookup (NULL:
 	 * none is; in the arena) */
 	uint8_t *sym_mangled;

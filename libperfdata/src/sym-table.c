@@ -303,11 +303,56 @@ int sym_dso__link_trees(struct pd_dso *d, const struct sym_vec *sv,
 	return 0;
 }
 
+/* fewer symbols than this are bisected as they are */
+#define BUCKET_MIN_SYMS 1024
+
+/*
+ * The bucket index of d's sorted table (sym_bucket): about one bucket per
+ * four symbols, a power of two of them, each the same span of addresses.
+ * 0, or -ENOMEM.
+ */
+static int build_buckets(struct pd_dso *d)
+{
+	uint64_t base, span;
+	size_t nb = 1, i, k;
+	unsigned int shift = 0;
+	uint32_t *b;
+
+	if (d->nr_syms < BUCKET_MIN_SYMS || d->nr_syms > UINT32_MAX)
+		return 0;
+	while (nb < d->nr_syms)
+		nb *= 2;
+	base = d->syms[0].start;
+	span = d->syms[d->nr_syms - 1].start - base;
+	/* every start's bucket below nb */
+	while (shift < 64 && (span >> shift) >= nb)
+		shift++;
+	b = malloc((nb + 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	for (i = 0, k = 0; i < d->nr_syms; i++) {
+		size_t bi = (size_t)((d->syms[i].start - base) >> shift);
+
+		while (k <= bi)
+			b[k++] = (uint32_t)i;
+	}
+	while (k <= nb)
+		b[k++] = (uint32_t)d->nr_syms;
+	d->sym_bucket = b;
+	d->sym_base = base;
+	d->nr_buckets = nb;
+	d->sym_shift = shift;
+	return 0;
+}
+
 int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
 {
 	size_t i;
 	bool mods = false;
 
+	free(d->sym_bucket);
+	d->sym_bucket = NULL;
+	d->nr_buckets = 0;
 	free(d->syms);
 	free(d->sym_module);
 	free(d->sym_left);
@@ -353,7 +398,7 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
 			d->sym_module[i] = sv->v[i].module;
 	}
 	d->nr_syms = sv->nr;
-	return 0;
+	return build_buckets(d);
 }
 
 /* perf's symbols__find(): start <= addr < end, or addr == start for a
@@ -388,6 +433,20 @@ static long find_index(const struct pd_dso *d, uint64_t addr)
 				i = d->sym_right[i];
 		}
 		return -1;
+	}
+	/* lo, hi: the bucket's bounds; every start before lo is at or
+	 * below addr, every one from hi on above it */
+	if (d->sym_bucket && addr >= d->sym_base) {
+		uint64_t k = (addr - d->sym_base) >> d->sym_shift;
+
+		if (k >= d->nr_buckets) {
+			lo = hi = d->nr_syms;
+		} else {
+			lo = d->sym_bucket[k];
+			hi = d->sym_bucket[k + 1];
+		}
+	} else if (d->sym_bucket) {
+		hi = 0;
 	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
