@@ -616,7 +616,7 @@ int sym_elf__load(struct pd_dso *d)
 	struct symsrc ss[2], cand;
 	struct symsrc *syms = NULL, *rt = NULL;
 	struct sym_rbtree tree;
-	struct sym_vec sv = { .tree = &tree, .dso = d };
+	struct sym_vec sv = { .tree = &tree, .defer_tree = true, .dso = d };
 	char tmp[4096];
 	int i, n, ret = 0;
 	size_t used = 0;
@@ -721,7 +721,7 @@ int sym_elf__load(struct pd_dso *d)
 	ret = sym_dso__set_symbols(d, &sv);
 	d->loaded = d->nr_syms > 0;
 out:
-	free(sv.v);
+	sym_vec__release(&sv);
 	sym_rbtree__release(&tree);
 	symsrc_close(&ss[0]);
 	symsrc_close(&ss[1]);

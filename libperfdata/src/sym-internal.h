@@ -29,6 +29,8 @@ struct sym_new {
 	uint16_t module;		/* kallsyms: 1 + index into modules */
 };
 
+struct sym_tree_op;
+
 struct sym_vec {
 	struct sym_new *v;
 	size_t nr, alloc;
@@ -40,6 +42,15 @@ struct sym_vec {
 	 */
 	struct sym_rbtree *tree;
 	/*
+	 * With tree: its operations are only logged (ops), and replayed on
+	 * it by sym_dso__set_symbols() when the symbols overlap, the only
+	 * case where its shape answers lookups: most tables of tens of
+	 * thousands of symbols then build no tree at all.
+	 */
+	bool defer_tree;
+	struct sym_tree_op *ops;
+	size_t nr_ops, alloc_ops;
+	/*
 	 * The DSO whose arena takes names demangled late: a symbol pushed
 	 * with mangled set keeps its raw name until its name matters
 	 * (symbols__fixup_duplicate() compares them, pd_dso__find() returns
@@ -48,6 +59,8 @@ struct sym_vec {
 	struct pd_dso *dso;
 };
 
+/* sv's arrays freed (not sv, nor its tree) */
+void sym_vec__release(struct sym_vec *sv);
 int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
 		  uint8_t bind, const char *name);
 void sym_vec__sort(struct sym_vec *sv);

@@ -13,6 +13,69 @@
 
 #include "sym-internal.h"
 
+/* an insertion (or erasure) on sv->tree, logged (defer_tree) */
+struct sym_tree_op {
+	uint64_t key;
+	uint32_t seq;
+	bool erase;
+};
+
+void sym_vec__release(struct sym_vec *sv)
+{
+	free(sv->v);
+	free(sv->ops);
+	sv->v = NULL;
+	sv->ops = NULL;
+	sv->nr = sv->alloc = sv->nr_ops = sv->alloc_ops = 0;
+}
+
+static void tree_op(struct sym_vec *sv, uint32_t seq, uint64_t key,
+		    bool erase)
+{
+	struct sym_tree_op *op;
+
+	if (!sv->defer_tree) {
+		if (erase)
+			sym_rbtree__erase(sv->tree, seq);
+		else
+			sym_rbtree__insert(sv->tree, seq, key);
+		return;
+	}
+	if (sv->tree->failed)
+		return;
+	if (sv->nr_ops == sv->alloc_ops) {
+		size_t alloc = sv->alloc_ops ? sv->alloc_ops * 2 : 256;
+
+		op = realloc(sv->ops, alloc * sizeof(*op));
+		if (!op) {
+			/* as the tree itself does: the shape is unknown */
+			sv->tree->failed = true;
+			return;
+		}
+		sv->ops = op;
+		sv->alloc_ops = alloc;
+	}
+	op = &sv->ops[sv->nr_ops++];
+	op->key = key;
+	op->seq = seq;
+	op->erase = erase;
+}
+
+/* the logged operations on sv->tree, done */
+static void replay_tree(struct sym_vec *sv)
+{
+	size_t i;
+
+	for (i = 0; i < sv->nr_ops && !sv->tree->failed; i++) {
+		if (sv->ops[i].erase)
+			sym_rbtree__erase(sv->tree, sv->ops[i].seq);
+		else
+			sym_rbtree__insert(sv->tree, sv->ops[i].seq,
+					   sv->ops[i].key);
+	}
+	sv->nr_ops = 0;
+}
+
 int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
 		  uint8_t bind, const char *name)
 {
@@ -38,7 +101,7 @@ int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
 	n->module = 0;
 	sv->nr++;
 	if (sv->tree)
-		sym_rbtree__insert(sv->tree, n->seq, start);
+		tree_op(sv, n->seq, start, false);
 	return 0;
 }
 
@@ -252,10 +315,10 @@ void sym_vec__fixup_duplicate(struct sym_vec *sv)
 			demangle_now(sv, &sv->v[i]);
 			if (choose_a(&sv->v[out - 1], &sv->v[i])) {
 				if (sv->tree)
-					sym_rbtree__erase(sv->tree, sv->v[i].seq);
+					tree_op(sv, sv->v[i].seq, 0, true);
 			} else {
 				if (sv->tree)
-					sym_rbtree__erase(sv->tree, sv->v[out - 1].seq);
+					tree_op(sv, sv->v[out - 1].seq, 0, true);
 				sv->v[out - 1] = sv->v[i];
 			}
 			continue;
@@ -368,6 +431,8 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
 	for (i = 1; i < sv->nr; i++)
 		if (covered_end(&sv->v[i - 1]) > sv->v[i].start)
 			d->syms_overlap = true;
+	if (d->syms_overlap && sv->tree && sv->defer_tree)
+		replay_tree(sv);
 	if (d->syms_overlap && sv->tree && !sv->tree->failed) {
 		const struct sym_rbtree *t = sv->tree;
 
