@@ -21,6 +21,7 @@
 
 #include "common/cli.h"
 #include "fold.h"
+#include "fold-ahead.h"
 #include "fold-data.h"
 #include "fold-offcpu.h"
 #include "fold-script.h"
@@ -42,6 +43,8 @@ struct fold_run {
 	const struct fold_data_opts *o;
 	struct folder *f;
 	struct fold_script_parser *parser;
+	/* folds on a second thread; NULL: here (fold-ahead.h) */
+	struct fold_ahead *ahead;
 	struct pd_reader *r;
 	struct pd_symbolizer *sym;
 	struct pd_session *session;
@@ -148,6 +151,8 @@ static bool header_direct(struct fold_run *run, const struct pd_event *ev,
 	}
 	if (run->hdr_route[idx] != HDR_FIELDS)
 		return false;
+	if (run->ahead)
+		return !fold_ahead__header_fields(run->ahead, &smp);
 	folder__begin(run->f, &smp);
 	return true;
 }
@@ -223,6 +228,15 @@ static int fold_one(void *ctx, const struct pd_event *ev)
 		return 0;
 	if (n < 0)
 		return n;
+	if (run->ahead) {
+		if (!header_direct(run, ev, t) &&
+		    fold_ahead__header_text(run->ahead, run->line,
+					    script_text__header(run->st, ev, t,
+								run->line,
+								sizeof(run->line))))
+			return -ENOMEM;
+		return fold_ahead__frames(run->ahead, run->frames, n);
+	}
 	if (!header_direct(run, ev, t))
 		emit(run, script_text__header(run->st, ev, t, run->line,
 					      sizeof(run->line)));
@@ -413,6 +427,10 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		pd_err("%s: %s", path, strerror(ENOMEM));
 		goto out;
 	}
+	/* plain folding: the folder's work can go to a second thread */
+	if (!o->script_out && !o->off_cpu && !run->filter &&
+	    folder__may_run_apart(f) && fold_ahead__wanted())
+		run->ahead = fold_ahead__new(f, run->parser);
 	while ((err = pd_reader__next(run->r, &ev)) > 0) {
 		if (ev->type == PD_RECORD_SAMPLE && run->offcpu)
 			err = offcpu_sample(run, ev);
@@ -437,6 +455,8 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		pd_err("%s", pd_reader__errmsg(run->r));
 		goto out;
 	}
+	fold_ahead__finish(run->ahead);
+	run->ahead = NULL;
 	if (run->offcpu && !run->nr_offcpu && run->nr_switch_out)
 		pd_warn("%s: --off-cpu: tasks leave the CPU but none is seen coming back (a recording of one command's sched_switch events has only its switch-outs): record with -a or --switch-events",
 			path);
@@ -449,6 +469,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 			path);
 	ret = PD_EXIT_OK;
 out:
+	fold_ahead__finish(run->ahead);
 	fold_offcpu__free(run->offcpu);
 	sample_filter__free(run->filter);
 	pd_read_periods__free(run->reads);

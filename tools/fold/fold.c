@@ -862,6 +862,11 @@ static bool end_replayed(struct folder *f, uint64_t ***slot)
 	return false;
 }
 
+bool folder__may_run_apart(const struct folder *f)
+{
+	return !f->o.inliner;
+}
+
 void folder__end(struct folder *f)
 {
 	struct buf *k = &f->key;

@@ -119,6 +119,13 @@ void folder__record_begin(struct folder *f, const void *a, const void *b,
 			  const void *c);
 void folder__record_end(struct folder *f);
 
+/*
+ * Whether f may fold on another thread than the one reading the input
+ * (fold-ahead.h): not with --inline, whose resolver reads DSOs as the
+ * session does.
+ */
+bool folder__may_run_apart(const struct folder *f);
+
 /* End the sample (the blank line after a callchain). */
 void folder__end(struct folder *f);
 
