@@ -631,8 +631,15 @@ static bool space_current(struct pd_unwinder *u, struct uw_space *sp)
 
 			if (map->end <= m->low || map->start >= m->high)
 				continue;
+			/*
+			 * No file: space_module() answers NULL for its
+			 * addresses before asking the Dwfl, and frames there
+			 * are never stepped by libdw, so the module stays
+			 * good (a library's .bss map overlaps its module, and
+			 * the maps' gen moves with every mmap anywhere).
+			 */
 			if (map->identity || !map->path)
-				return false;
+				continue;
 			dso = pd__session_map_dso(u->s, map);
 			if (dso != m->dso)
 				return false;
