@@ -189,6 +189,18 @@ char *sym_demangle_java(const char *name);
 /* C++ with parameters, as addr2line -C prints function names. */
 char *sym_demangle_params(const char *name);
 
+/*
+ * sym-bfd-func.c: binutils' choice of the function symbol holding addr in
+ * an ELF file (what addr2line names when DWARF does not), from an index
+ * of its symbols built once; the name and, into *file_name (may be NULL),
+ * the source file binutils gives with it. Both point into elf's data.
+ */
+struct sym_bfd_funcs;
+struct sym_bfd_funcs *sym_bfd_funcs__new(Elf *elf);
+const char *sym_bfd_funcs__find(const struct sym_bfd_funcs *f, uint64_t addr,
+				const char **file_name);
+void sym_bfd_funcs__free(struct sym_bfd_funcs *f);
+
 /* sym-inline.c */
 struct sym_dwarf;
 int sym_inline__frames(struct pd_dso *d, uint64_t vaddr,
