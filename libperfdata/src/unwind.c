@@ -82,6 +82,18 @@ struct uw_arch {
 	unsigned char ehdr[sizeof(Elf64_Ehdr)];
 };
 
+/* What a pc's call frame information says, found once (cfi_facts()). */
+struct uw_cfi_fact {
+	uint64_t addr;
+	uint8_t flags;		/* UW_CFI_* */
+};
+
+#define UW_CFI_KNOWN	1
+#define UW_CFI_FDE	2	/* an FDE covers addr */
+#define UW_CFI_RA_UNDEF	4	/* ... and leaves the return address
+				 * undefined, or none does */
+#define UW_CFI_CACHE	1024	/* entries per space, direct mapped */
+
 struct uw_space {
 	struct pd_maps *maps;	/* a reference */
 	const struct uw_arch *arch;	/* the registers it was made for */
@@ -91,6 +103,9 @@ struct uw_space {
 	struct uw_mod *mods;
 	size_t nr_mods, cap_mods;
 	struct uw_ctx *cur;	/* the unwind under way */
+	/* by pc; emptied when a module is reported (it may change which
+	 * module holds a pc) */
+	struct uw_cfi_fact *cfi_cache;
 };
 
 struct uw_ctx {
@@ -259,6 +274,7 @@ static void space_clear(struct uw_space *sp)
 		dwfl_end(sp->dwfl);
 	pd__maps_put(sp->maps);
 	free(sp->mods);
+	free(sp->cfi_cache);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -605,6 +621,8 @@ static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
 		*userdata = (void *)(uintptr_t)(sp->nr_mods + 1);
 	}
 	sp->nr_mods++;
+	if (sp->cfi_cache)
+		memset(sp->cfi_cache, 0, UW_CFI_CACHE * sizeof(*sp->cfi_cache));
 	if (addr < m->low || addr >= m->high || dwfl_addrmodule(sp->dwfl, addr) != mod)
 		return NULL;
 	return m;
@@ -756,34 +774,59 @@ static Dwarf_Frame *cfi_frame(struct uw_space *sp, uint64_t addr)
 	return NULL;
 }
 
-static bool has_fde(struct uw_space *sp, uint64_t addr)
+/*
+ * Whether an FDE covers addr, and whether the frame at addr ends the
+ * chain by its tables: its return address column says "undefined"
+ * (glibc's _start, clone3) or there is no FDE. libdw also ends a chain
+ * at a return address that reads as 0; libunwind does not, it gives that
+ * frame (printed as ffffffffffffffff) and stops after it. Both are asked
+ * of every frame and libdw decodes the FDE again to step: the answers are
+ * kept per pc.
+ */
+static uint8_t cfi_facts(struct uw_space *sp, const struct pd_unwind_arch *a,
+			 uint64_t addr)
 {
-	Dwarf_Frame *frame = cfi_frame(sp, addr);
+	struct uw_cfi_fact *e = NULL;
+	Dwarf_Frame *frame;
+	Dwarf_Op ops_mem[3], *ops = NULL;
+	size_t nops = 1;
+	uint8_t flags = UW_CFI_KNOWN;
 
-	free(frame);
-	return frame != NULL;
+	if (!sp->cfi_cache)
+		sp->cfi_cache = calloc(UW_CFI_CACHE, sizeof(*sp->cfi_cache));
+	if (sp->cfi_cache) {
+		e = &sp->cfi_cache[((addr * 0x9e3779b97f4a7c15ULL) >> 32) %
+				   UW_CFI_CACHE];
+		if (e->flags && e->addr == addr)
+			return e->flags;
+	}
+	frame = cfi_frame(sp, addr);
+	if (!frame) {
+		flags |= UW_CFI_RA_UNDEF;
+	} else {
+		flags |= UW_CFI_FDE;
+		if (!dwarf_frame_register(frame, a->dwarf_ra, ops_mem, &ops, &nops) &&
+		    !nops && ops == ops_mem)
+			flags |= UW_CFI_RA_UNDEF;
+		free(frame);
+	}
+	if (e) {
+		e->addr = addr;
+		e->flags = flags;
+	}
+	return flags;
 }
 
-/*
- * Whether the frame at addr ends the chain by its tables: its return
- * address column says "undefined" (glibc's _start, clone3). libdw also
- * ends a chain at a return address that reads as 0; libunwind does not,
- * it gives that frame (printed as ffffffffffffffff) and stops after it.
- */
+static bool has_fde(struct uw_space *sp, const struct pd_unwind_arch *a,
+		    uint64_t addr)
+{
+	return cfi_facts(sp, a, addr) & UW_CFI_FDE;
+}
+
 static bool ra_undefined(struct uw_space *sp, const struct pd_unwind_arch *a,
 			 uint64_t addr)
 {
-	Dwarf_Frame *frame = cfi_frame(sp, addr);
-	Dwarf_Op ops_mem[3], *ops = NULL;
-	size_t nops = 1;
-	bool undef;
-
-	if (!frame)
-		return true;
-	undef = !dwarf_frame_register(frame, a->dwarf_ra, ops_mem, &ops, &nops) &&
-		!nops && ops == ops_mem;
-	free(frame);
-	return undef;
+	return cfi_facts(sp, a, addr) & UW_CFI_RA_UNDEF;
 }
 
 static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
@@ -909,7 +952,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * resume with libdw from the guessed frame.
 	 */
 	if (!perf_finds_tables(c->sp, m) ||
-	    !has_fde(c->sp, ip->activation ? pc : pc - 1)) {
+	    !has_fde(c->sp, c->a, ip->activation ? pc : pc - 1)) {
 		guess_step(c, state, pc);
 		return DWARF_CB_ABORT;
 	}
