@@ -48,6 +48,7 @@
 #include "internal.h"
 #include "session-internal.h"
 #include "sym-internal.h"
+#include "unwind-ahead.h"
 #include "unwind-arch.h"
 
 #define DEFAULT_MAX_STACK	127	/* perf's PERF_MAX_STACK_DEPTH */
@@ -149,6 +150,10 @@ struct pd_unwinder {
 	bool warned_frame_reg;
 	enum pd_unwind_stop last_stop;	/* of the last user_stack() */
 	const char *last_dso;
+	/* a helper unwinding ahead (opts.jobs), started on the first
+	 * stack to unwind */
+	struct pd__uw_ahead *ahead;
+	bool ahead_tried;
 };
 
 static const char *host_arch(struct pd_unwinder *u)
@@ -284,6 +289,7 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 
 	if (!u)
 		return;
+	pd__uw_ahead_stop(u->ahead);
 	for (i = 0; i < u->nr_spaces; i++)
 		space_clear(&u->spaces[i]);
 	free(u->spaces);
@@ -834,6 +840,18 @@ static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
 	return perf_access_mem(ctx, addr, val);
 }
 
+static void warn_frame_reg(struct pd_unwinder *u)
+{
+	if (!u->warned_frame_reg)
+		pd__warn(&u->log, "DWARF unwinding: elfutils older than 0.188 does not give a frame's registers, so a chain ends at a frame without unwind tables that is not its first (perf's libunwind guesses on): user stacks may be shorter than perf's");
+	u->warned_frame_reg = true;
+}
+
+bool pd__unwinder_warned_frame_reg(const struct pd_unwinder *u)
+{
+	return u->warned_frame_reg;
+}
+
 /*
  * The registers libdw knows at a frame, into g. dwfl_frame_reg() came
  * with elfutils 0.188; before it, libdw tells the registers of no frame,
@@ -862,9 +880,7 @@ static void frame_regs(struct uw_ctx *c, Dwfl_Frame *state)
 		c->g.regs_set = c->first_regs_set;
 		return;
 	}
-	if (!c->u->warned_frame_reg)
-		pd__warn(&c->u->log, "DWARF unwinding: elfutils older than 0.188 does not give a frame's registers, so a chain ends at a frame without unwind tables that is not its first (perf's libunwind guesses on): user stacks may be shorter than perf's");
-	c->u->warned_frame_reg = true;
+	warn_frame_reg(c->u);
 #endif
 }
 
@@ -990,6 +1006,24 @@ PD_EXPORT bool pd_unwinder__wants(const struct pd_event *ev)
 	       (ev->u.sample.sample_type & need) == need;
 }
 
+/* The frames of the helper's unwinding of ev, as ours would be; 0 when
+ * it has none. */
+static int from_helper(struct pd_unwinder *u, const struct pd_event *ev,
+		       struct pd_unwind_ip *ips, int max)
+{
+	struct pd__uw_ahead_res res;
+
+	if (!pd__uw_ahead_take(u->ahead, ev, max, &res) || res.n <= 0 ||
+	    res.n > max)
+		return 0;
+	if (res.warned_frame_reg)
+		warn_frame_reg(u);
+	memcpy(ips, res.ips, (size_t)res.n * sizeof(*ips));
+	u->last_stop = res.stop;
+	u->last_dso = res.dso ? pd__session_intern(u->s, res.dso) : NULL;
+	return res.n;
+}
+
 PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 				      struct pd_thread *t,
 				      const struct pd_event *ev,
@@ -1043,6 +1077,16 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		u->warned_regs = true;
 		u->last_stop = PD_UNWIND_STOP_REGS;
 		return -ENODATA;
+	}
+	if (!u->ahead_tried) {
+		u->ahead_tried = true;
+		u->ahead = pd__uw_ahead_start(u->s, u->r, &u->o);
+	}
+	if (u->ahead) {
+		int n = from_helper(u, ev, ips, max);
+
+		if (n > 0)
+			return n;
 	}
 	c.u = u;
 	c.a = a;

@@ -72,6 +72,7 @@ static void usage(FILE *f)
 "      --weight=samples|period   --capture=user|kernel|both\n"
 "      --comm=LIST  --cpu=LIST  --time=START,END\n"
 "      --symfs=DIR  --kallsyms=FILE  --vmlinux=FILE  --no-inline\n"
+"      --jobs=N\n"
 "\n"
 "  -q, --quiet            no warnings\n"
 "  -v, --verbose          more messages\n"

@@ -54,6 +54,16 @@ struct pd_unwind_opts {
 	 * processes only, what Debian's perf 6.1 on x86_64 unwinds.
 	 */
 	bool all_arches;
+	/*
+	 * Threads unwinding (0: two with two CPUs or more, for inputs of
+	 * at least parallel_min_size, else one). More than one needs path,
+	 * the reader's input as a regular file, read again by a helper
+	 * that unwinds the samples of every other MiB of it ahead of the
+	 * caller; what the unwinder returns is the same either way.
+	 */
+	int jobs;
+	const char *path;
+	uint64_t parallel_min_size;	/* 0: 4 MiB */
 };
 
 struct pd_unwinder;
