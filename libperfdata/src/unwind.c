@@ -107,6 +107,16 @@ struct uw_space {
 	/* by pc; emptied when a module is reported (it may change which
 	 * module holds a pc) */
 	struct uw_cfi_fact *cfi_cache;
+	/*
+	 * The last map looked up and the module found for it, while maps
+	 * and modules stay as they were: reads and frames come in runs
+	 * within one map.
+	 */
+	struct pd_map *hot_map;
+	uint64_t hot_gen;
+	size_t hot_nr_mods;
+	long hot_mod;		/* index into mods, or -1 */
+	bool mods_overlap;	/* two modules' ranges overlap */
 };
 
 struct uw_ctx {
@@ -317,7 +327,11 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 	return tid == UW_TID;
 }
 
-static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr);
+static struct pd_map *space_map(struct uw_space *sp, uint64_t addr);
+static struct uw_mod *map_module(struct uw_ctx *c, struct pd_map *map,
+				 uint64_t addr);
+static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
+				    uint64_t addr);
 
 /*
  * perf's access_dso_mem(): a word of the file mapped at addr; 0, or -1
@@ -329,13 +343,13 @@ static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr);
  */
 static int file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
 {
-	struct pd_map *map = pd__maps_find(c->sp->maps, addr);
+	struct pd_map *map = space_map(c->sp, addr);
 	struct uw_mod *m;
 	uint64_t off;
 
 	if (!map)
 		return -1;
-	m = space_module(c, addr);
+	m = map_module(c, map, addr);
 	off = addr - map->start + map->pgoff;
 	if (!m || !m->raw || off > m->raw_size ||
 	    m->raw_size - off < sizeof(*val)) {
@@ -545,14 +559,82 @@ static struct uw_mod *mod_of(struct uw_space *sp, Dwfl_Module *mod)
 	return *userdata ? &sp->mods[(uintptr_t)*userdata - 1] : NULL;
 }
 
+/* The map holding addr, or NULL. */
+static struct pd_map *space_map(struct uw_space *sp, uint64_t addr)
+{
+	struct pd_map *map = sp->hot_map;
+
+	if (map && sp->hot_gen == sp->maps->gen && addr >= map->start &&
+	    addr < map->end)
+		return map;
+	map = pd__maps_find(sp->maps, addr);
+	if (map) {
+		sp->hot_map = map;
+		sp->hot_gen = sp->maps->gen;
+		sp->hot_mod = -1;
+	}
+	return map;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
 /*
- * The reported file holding addr, reported now if needed; NULL when addr
- * has no map, the map no file, or the file no usable ELF image.
+ * map_module()'s answer again, for addr in the hot map: the module it
+ * found there last, when no module was reported since and none overlaps
+ * another (then the Dwfl finds that one for every address in its range).
  */
+static struct uw_mod *hot_module(struct uw_space *sp, struct pd_map *map,
+				 uint64_t addr)
+{
+	struct uw_mod *m;
+
+	if (map != sp->hot_map || sp->hot_gen != sp->maps->gen ||
+	    sp->hot_mod < 0 || sp->hot_nr_mods != sp->nr_mods ||
+	    sp->mods_overlap)
+		return NULL;
+	m = &sp->mods[sp->hot_mod];
+	return addr >= m->low && addr < m->high ? m : NULL;
+}
+
+/*
+ * The reported file holding addr (in map), reported now if needed; NULL
+ * when the map has no file, or the file no usable ELF image.
+ */
+static struct uw_mod *map_module(struct uw_ctx *c, struct pd_map *map,
+				 uint64_t addr)
+{
+	struct uw_mod *m = hot_module(c->sp, map, addr);
+
+	if (m)
+		return m;
+	m = report_module(c, map, addr);
+	if (m && map == c->sp->hot_map && c->sp->hot_gen == c->sp->maps->gen) {
+		c->sp->hot_mod = m - c->sp->mods;
+		c->sp->hot_nr_mods = c->sp->nr_mods;
+	}
+	return m;
+}
+
+/* As map_module(), for the map holding addr; NULL too without one. */
 static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
 {
+	struct pd_map *map = space_map(c->sp, addr);
+
+	return map ? map_module(c, map, addr) : NULL;
+}
+
+static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
+				    uint64_t addr)
+{
 	struct uw_space *sp = c->sp;
-	struct pd_map *map = pd__maps_find(sp->maps, addr);
 	struct pd_unwinder *u = c->u;
 	struct uw_mod *m;
 	Dwfl_Module *mod;
@@ -560,9 +642,10 @@ static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
 	uint64_t bias;
 	Dwarf_Addr low, high;
 	Elf *elf;
+	size_t i;
 	int fd;
 
-	if (!map || map->identity || !map->path)
+	if (map->identity || !map->path)
 		return NULL;
 	dso = pd__session_map_dso(u->s, map);
 	if (!dso || dso->kind != PD_DSO_ELF || !dso->runtime)
@@ -626,6 +709,10 @@ static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
 				 NULL);
 		*userdata = (void *)(uintptr_t)(sp->nr_mods + 1);
 	}
+	for (i = 0; i < sp->nr_mods; i++)
+		if (max_u64(m->low, sp->mods[i].low) <
+		    min_u64(m->high, sp->mods[i].high))
+			sp->mods_overlap = true;
 	sp->nr_mods++;
 	if (sp->cfi_cache)
 		memset(sp->cfi_cache, 0, UW_CFI_CACHE * sizeof(*sp->cfi_cache));
