@@ -128,6 +128,9 @@ struct pd_symbolizer {
 	struct pd_archive *archive;	/* files of an archive, or NULL */
 	bool own_vdso_tried;
 	size_t hash_size, nr_dsos;
+	/* an unwinder's helper (unwind-ahead.c): an ELF DSO's files are
+	 * found, its symbols not read */
+	bool files_only;
 };
 
 /* A new DSO on the symbolizer's list (freed with it), not looked up by

@@ -58,8 +58,8 @@ struct pd_unwind_opts {
 	 * Threads unwinding (0: two with two CPUs or more, for inputs of
 	 * at least parallel_min_size, else one). More than one needs path,
 	 * the reader's input as a regular file, read again by a helper
-	 * that unwinds the samples of every other MiB of it ahead of the
-	 * caller; what the unwinder returns is the same either way.
+	 * that unwinds the samples of part of it ahead of the caller;
+	 * what the unwinder returns is the same either way.
 	 */
 	int jobs;
 	const char *path;
