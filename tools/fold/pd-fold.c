@@ -79,7 +79,7 @@ static void usage(FILE *f)
 "      --no-inline        no inlined frames in DWARF callchains (as perf\n"
 "                         script --no-inline)\n"
 "      --jobs=N           threads unwinding DWARF callchains (default: 2\n"
-"                         with 2 CPUs or more, for files of 4 MiB or more)\n"
+"                         with a CPU free, for files of 4 MiB or more)\n"
 "      --script           print the samples as 'perf script' text (what is\n"
 "                         folded) instead of folding them\n"
 "\n"
