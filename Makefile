@@ -26,7 +26,7 @@ CC          ?= cc
 PKG_CONFIG  ?= pkg-config
 # required; libtraceevent is optional (config.mk adds it to DEPS when found)
 DEPS        := libelf libdw zlib libzstd
-APT_DEPS    := make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev libiberty-dev
+APT_DEPS    := make gcc pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev libtraceevent-dev libiberty-dev libdebuginfod-dev
 
 ifeq ($(filter help clean,$(MAKECMDGOALS)),)
 DEPS_MISSING := $(shell for p in $(DEPS); do $(PKG_CONFIG) --exists $$p || echo $$p; done)
@@ -52,8 +52,9 @@ TEST_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Ilibperfdata/src -Itools \
                $(DEPS_CFLAGS)
 # A static link names libdl too: before glibc 2.34 (Debian 11's 2.31)
 # dlopen() is there, and libdw's and libtraceevent's .pc files do not
-# name it; later glibc keeps an empty libdl.a.
-LDLIBS      := $(DEPS_LIBS) -liberty -lpthread $(if $(TOOL_LDSTATIC),-ldl)
+# name it; later glibc keeps an empty libdl.a. So does a build that
+# opens libdebuginfod (config.mk).
+LDLIBS      := $(DEPS_LIBS) -liberty -lpthread $(if $(TOOL_LDSTATIC)$(HAVE_DEBUGINFOD),-ldl)
 
 LIB_SRCS    := $(wildcard libperfdata/src/*.c)
 COMPAT_SRCS := $(wildcard compat/*.c)

@@ -48,3 +48,24 @@ FEATURE_CFLAGS += -DHAVE_DWFL_FRAME_REG
 else
 $(info elfutils older than 0.188 (no dwfl_frame_reg): DWARF unwinding will not guess past a frame without unwind tables after the first)
 endif
+
+# libdebuginfod (elfutils): the files of DSOs this machine lacks, by
+# build id, from the servers of $DEBUGINFOD_URLS. Opened with dlopen()
+# when first needed (it pulls in libcurl), so the probe wants its header
+# and .pc file only, and the link libdl (in libc from glibc 2.34). Not in
+# static tools (dlopen() from a static binary needs the very glibc it
+# was linked with): there, and with NO_DEBUGINFOD=1 or without it,
+# nothing is fetched and --no-debuginfod changes nothing.
+ifndef NO_DEBUGINFOD
+ifndef TOOL_LDSTATIC
+ifeq ($(shell $(PKG_CONFIG) --exists libdebuginfod && echo y),y)
+DEBUGINFOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libdebuginfod)
+HAVE_DEBUGINFOD := $(call probe,$(DEBUGINFOD_CFLAGS),-ldl,$(HASH)include <dlfcn.h>\n$(HASH)include <elfutils/debuginfod.h>\nint main(void) { __typeof__(debuginfod_find_executable) *f = 0; return f != 0 || !dlopen("libdebuginfod.so.1", RTLD_LAZY); }\n)
+endif
+endif
+endif
+ifeq ($(HAVE_DEBUGINFOD),y)
+FEATURE_CFLAGS += -DHAVE_DEBUGINFOD $(DEBUGINFOD_CFLAGS)
+else
+$(info libdebuginfod not used$(if $(NO_DEBUGINFOD), (NO_DEBUGINFOD),$(if $(TOOL_LDSTATIC), (static tools), (pkg-config libdebuginfod fails))): no symbols from debuginfod servers (Debian: apt-get install libdebuginfod-dev))
+endif

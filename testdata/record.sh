@@ -104,5 +104,23 @@ check plt.data
 # Rust and C++ symbol names, demangled
 perf record --no-buildid-cache -g -e cpu-clock -F 999 -o mangled.data bin/mangled 500
 check mangled.data
+# system-wide (-a): every task's stacks, swapper's idle ones through init
+# text (start_kernel, past _etext), samples in a BPF program (bpf-load,
+# tests/tools/bpf-load.c, built by make check) named by its KSYMBOL; the
+# CPUs must be idle for part of that second, so it is recorded again
+# until swapper has samples (and kept under 400 KB: every process started
+# meanwhile adds its maps)
+for try in $(seq 1 30); do
+	perf record --no-buildid-cache -a -g -e cpu-clock -F 199 -o system.data sh -c "../build/tests/tools/bpf-load --run 300 pdfold && sleep 0.7"
+	[ "$(perf script -F comm -i system.data 2>/dev/null | grep -c swapper)" -ge 3 ] &&
+		[ "$(stat -c %s system.data)" -le 400000 ] && break
+	sleep 3
+done
+check system.data
+perf record --no-buildid-cache -a -g -e sched:sched_switch -o system-switch.data bin/sleeper
+check system-switch.data
 # the recording kernel's symbols that these files need, for other machines
 ./trim-kallsyms.sh
+# the folded stacks perf script | stackcollapse-perf.pl makes of the
+# system-wide ones (PD_STACKCOLLAPSE: FlameGraph's stackcollapse-perf.pl)
+./fold-system.sh

@@ -101,6 +101,11 @@ B=$B sh "$top/tests/bench-fold.sh"
 # pd-unwind next to perf script --no-inline (perf's own unwinding)
 B=$B sh "$top/tests/bench-unwind.sh"
 
+# the four ratios of issue 20 on the mixed workload (compiler, interpreters,
+# compressor): pd-fold, pd-fold --no-inline, pd-unwind, pd-fold's inline
+# frames against its own earlier self
+B=$B sh "$top/tests/bench-mixed.sh"
+
 # how much pd-record slows a program next to perf record, same settings
 B=$B sh "$top/tests/bench-record.sh"
 

@@ -57,6 +57,15 @@ else
 				skip "$n $how: perf $(perf_version) was built without zstd"
 				continue
 			fi
+			# perf 6.1 has no byte swapping for KSYMBOL and
+			# BPF_EVENT (perf_event__swap_ops): it stops at the
+			# first of them in a file of the other byte order
+			if [ "$how" = --endian=big ] &&
+			   "$PD_BIN/pd-info" --stats "$f" 2>/dev/null |
+			   grep -q -E '(KSYMBOL|BPF_EVENT) events'; then
+				skip "$n $how: perf 6.1 cannot read KSYMBOL or BPF_EVENT records in the other byte order (none of perf_event__swap_ops)"
+				continue
+			fi
 			out=$tmp/$n$how.data
 			if ! conv $how "$f" -o "$out" 2>"$tmp/err"; then
 				not_ok "$n $how: converts ($(head -1 "$tmp/err"))"
@@ -72,7 +81,8 @@ else
 			# perf 6.1 prints the callchains of tracepoint samples
 			# read from a pipe with symbols only (no +offset, no
 			# DSO), its own pipe recordings too
-			if [ "$how" = --pipe ] && [ "$n" = offcpu ]; then
+			if [ "$how" = --pipe ] &&
+			   { [ "$n" = offcpu ] || [ "$n" = system-switch ]; }; then
 				sed -E '/^	/{s/ \(.*\)$//;s/\+0x[0-9a-f]+$//;}' \
 					"$tmp/want" >"$tmp/want.pipe"
 				w=$tmp/want.pipe

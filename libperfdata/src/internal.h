@@ -15,6 +15,8 @@
 
 #define PD_EXPORT __attribute__((visibility("default")))
 #define PD_PRINTF(a, b) __attribute__((format(printf, a, b)))
+/* for the few helpers run for every field of every record */
+#define PD_ALWAYS_INLINE inline __attribute__((always_inline))
 
 #define PD_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define PD_ALIGN(x, a) (((x) + (a) - 1) & ~((uint64_t)(a) - 1))

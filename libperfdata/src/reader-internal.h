@@ -85,12 +85,14 @@ struct pd_reader {
 /* A raw record waiting to be delivered (read-ahead or time ordering). */
 struct pd_queued {
 	struct pd_queued *next;
+	void *chunk;		/* order.c: the chunk that holds it */
 	uint64_t offset, inner_offset;
-	uint32_t flags;
 	uint64_t time;
 	uint64_t seq;
+	uint32_t flags;
 	uint32_t size;
-	uint8_t data[];		/* host order */
+	/* host order; 8-byte aligned, as records are decoded in place */
+	_Alignas(8) uint8_t data[];
 };
 
 int pd__set_error(struct pd_reader *r, int err, uint64_t offset,
@@ -160,7 +162,7 @@ int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 		   uint32_t flags);
 void pd__order_round(struct pd_reader *r);
 void pd__order_flush_all(struct pd_reader *r);
-struct pd_queued *pd__order_pop(struct pd_reader *r);
+const struct pd_queued *pd__order_pop(struct pd_reader *r);
 bool pd__order_pending(struct pd_reader *r);
 void pd__order_free(struct pd_order_queue *o);
 

@@ -18,7 +18,7 @@ struct walk {
 	bool bad;
 };
 
-static bool need(struct walk *w, uint64_t n)
+static PD_ALWAYS_INLINE bool need(struct walk *w, uint64_t n)
 {
 	if (w->bad || (uint64_t)(w->end - w->p) < n) {
 		w->bad = true;
@@ -27,7 +27,7 @@ static bool need(struct walk *w, uint64_t n)
 	return true;
 }
 
-static uint64_t u64(struct walk *w)
+static PD_ALWAYS_INLINE uint64_t u64(struct walk *w)
 {
 	uint64_t v;
 
@@ -42,7 +42,7 @@ static uint64_t u64(struct walk *w)
 	return v;
 }
 
-static void u32x2(struct walk *w, uint32_t *a, uint32_t *b)
+static PD_ALWAYS_INLINE void u32x2(struct walk *w, uint32_t *a, uint32_t *b)
 {
 	if (!need(w, 8)) {
 		*a = *b = 0;
@@ -61,7 +61,7 @@ static void u32x2(struct walk *w, uint32_t *a, uint32_t *b)
 	w->p += 8;
 }
 
-static const uint64_t *u64_array(struct walk *w, uint64_t nr)
+static PD_ALWAYS_INLINE const uint64_t *u64_array(struct walk *w, uint64_t nr)
 {
 	const uint64_t *start = (const uint64_t *)w->p;
 	uint64_t i, bytes;
@@ -230,9 +230,11 @@ static int walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
 	struct pd_sample tmp;
 	struct walk w = { rec + 8, rec + size, swap, false };
 
-	if (!s)
+	/* a decoded sample is r->ev's, zeroed with it (stream.c) */
+	if (!s) {
 		s = &tmp;
-	memset(s, 0, sizeof(*s));
+		memset(s, 0, sizeof(*s));
+	}
 	s->sample_type = st;
 	if (st & PD_SAMPLE_IDENTIFIER)
 		s->id = u64(&w);

@@ -86,6 +86,19 @@ struct pd_map *pd__maps_find(struct pd_maps *m, uint64_t addr)
 	return NULL;
 }
 
+void pd__maps_remove(struct pd_maps *m, uint64_t addr)
+{
+	struct pd_map *map = pd__maps_find(m, addr);
+	size_t i;
+
+	if (!map)
+		return;
+	i = (size_t)(map - m->v);
+	memmove(&m->v[i], &m->v[i + 1], (m->nr - i - 1) * sizeof(*m->v));
+	m->nr--;
+	touch(m);
+}
+
 static int reserve(struct pd_maps *m, size_t extra)
 {
 	size_t want = m->nr + extra;
@@ -146,24 +159,54 @@ int pd__maps_insert(struct pd_maps *m, const struct pd_map *map)
 	return 0;
 }
 
-void pd__maps_clip(struct pd_maps *m, const char *name, uint64_t lo,
-		   uint64_t hi)
+int pd__maps_set_range(struct pd_maps *m, const char *name, uint64_t lo,
+		       uint64_t hi)
 {
-	size_t i, n = 0;
+	struct pd_map tmpl = { 0 }, *gaps = NULL;
+	size_t i, n = 0, nr_gaps = 0;
+	uint64_t cur = lo;
+	bool found = false;
+	int err = 0;
 
-	touch(m);
 	for (i = 0; i < m->nr; i++) {
-		struct pd_map *map = &m->v[i];
-
-		if (!strcmp(map->name, name)) {
-			if (map->start < lo)
-				map->start = lo;
-			if (map->end > hi)
-				map->end = hi;
-			if (map->start >= map->end)
-				continue;
+		if (strcmp(m->v[i].name, name)) {
+			m->v[n++] = m->v[i];
+			continue;
 		}
-		m->v[n++] = *map;
+		if (!found)
+			tmpl = m->v[i];
+		found = true;
 	}
 	m->nr = n;
+	touch(m);
+	if (!found || lo >= hi)
+		return 0;
+	/* the other maps split [lo, hi) into at most nr + 1 gaps */
+	gaps = malloc((m->nr + 1) * sizeof(*gaps));
+	if (!gaps)
+		return -ENOMEM;
+	for (i = first_ending_after(m, lo); i < m->nr && m->v[i].start < hi;
+	     i++) {
+		if (m->v[i].start > cur) {
+			gaps[nr_gaps] = tmpl;
+			gaps[nr_gaps].start = cur;
+			gaps[nr_gaps++].end = m->v[i].start;
+		}
+		if (m->v[i].end > cur)
+			cur = m->v[i].end;
+	}
+	if (cur < hi) {
+		gaps[nr_gaps] = tmpl;
+		gaps[nr_gaps].start = cur;
+		gaps[nr_gaps++].end = hi;
+	}
+	for (i = 0; i < nr_gaps && !err; i++) {
+		/* an identity map (the kernel's) is the same in any part;
+		 * another one's offset follows its start */
+		if (!gaps[i].identity)
+			gaps[i].pgoff = tmpl.pgoff + (gaps[i].start - tmpl.start);
+		err = pd__maps_insert(m, &gaps[i]);
+	}
+	free(gaps);
+	return err;
 }

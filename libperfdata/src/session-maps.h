@@ -19,6 +19,8 @@ struct pd_map {
 	uint64_t pgoff;
 	const char *name;	/* interned: the DSO name perf prints */
 	const char *path;	/* interned: the file to load, or NULL */
+	const char *module_file;	/* interned: a kernel module's file as
+					 * recorded, or NULL */
 	const uint8_t *build_id;	/* interned, or NULL */
 	uint8_t build_id_size;
 	bool identity;		/* map_ip is the address itself (anon, JIT,
@@ -49,9 +51,15 @@ struct pd_maps *pd__maps_clone(const struct pd_maps *m);
 /* 0 or -ENOMEM. */
 int pd__maps_insert(struct pd_maps *m, const struct pd_map *map);
 struct pd_map *pd__maps_find(struct pd_maps *m, uint64_t addr);
-/* Narrows the maps named name to [lo, hi), dropping those left empty. */
-void pd__maps_clip(struct pd_maps *m, const char *name, uint64_t lo,
-		   uint64_t hi);
+/* Drops the map holding addr, if any. */
+void pd__maps_remove(struct pd_maps *m, uint64_t addr);
+/*
+ * Moves the maps named name to [lo, hi): one map like the first of them
+ * (nothing when there is none), wider or narrower, in the parts of
+ * [lo, hi) no other map holds. 0 or -ENOMEM.
+ */
+int pd__maps_set_range(struct pd_maps *m, const char *name, uint64_t lo,
+		       uint64_t hi);
 
 static inline uint64_t pd__map_ip(const struct pd_map *map, uint64_t ip)
 {

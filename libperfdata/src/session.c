@@ -30,6 +30,7 @@
 #include "session-internal.h"
 #include "session-jit.h"
 #include "session-maps.h"
+#include "sym-kmaps.h"
 
 /* FORK synthesized by perf record for a running task: no map copy */
 #define MISC_FORK_EXEC	(1U << 13)
@@ -84,7 +85,39 @@ struct pd_session {
 	 * value, so anonymous executable maps keep their own name.
 	 */
 	bool prot_unswapped;
+	struct frame_cache *frames;	/* pd_session__resolve()'s answers */
 };
+
+/*
+ * A profile resolves the same few thousand addresses again and again,
+ * each a map search and a symbol search (a bisection of a hundred
+ * thousand kallsyms entries for kernel frames). The answer depends on
+ * the maps object and the address alone, and a maps object's gen changes
+ * with every change to any maps (session-maps.h), so the last answer for
+ * (gen, cpumode, ip) in a direct-mapped table is the answer.
+ */
+#define FRAME_CACHE_SIZE	2048
+
+struct frame_cache {
+	struct frame_cache_slot {
+		uint64_t gen;		/* 0: empty */
+		struct pd_frame frame;
+	} v[FRAME_CACHE_SIZE];
+};
+
+static struct frame_cache_slot *frame_slot(struct pd_session *s, uint64_t gen,
+					   uint8_t cpumode, uint64_t ip)
+{
+	uint64_t h = (ip ^ gen * 0x9e3779b97f4a7c15ULL ^ cpumode) *
+		     0xff51afd7ed558ccdULL;
+
+	if (!s->frames) {
+		s->frames = calloc(1, sizeof(*s->frames));
+		if (!s->frames)
+			return NULL;
+	}
+	return &s->frames->v[h >> 53 & (FRAME_CACHE_SIZE - 1)];
+}
 
 static uint64_t hash_str(const char *s)
 {
@@ -269,6 +302,7 @@ PD_EXPORT void pd_session__free(struct pd_session *s)
 	free(s->threads);
 	pd__maps_put(s->kmaps);
 	session_jit__free(s->jit);
+	free(s->frames);
 	free(s->bids);
 	free(s->strs.v);
 	pd_arena_free(&s->arena);
@@ -569,6 +603,9 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 			map.name = module_name(s, name);
 		}
 		map.path = map.name;
+		map.module_file = intern(s, name);
+		if (!map.module_file)
+			return -ENOMEM;
 	} else {
 		struct pd_thread *t;
 		int jit = session_jit__mmap(s->jit, mm->pid, name);
@@ -612,6 +649,41 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 		}
 	}
 	return pd__maps_insert(maps, &map);
+}
+
+/*
+ * KSYMBOL, as perf 6.1's machine__process_ksymbol() (perf script and
+ * report process them by default): a register adds a kernel map of the
+ * symbol's own DSO over [addr, addr + len) unless a kernel map already
+ * holds addr (perf then adds the symbol to that map's DSO at the map's
+ * start: no name changes for the addresses sampled there, left out); an
+ * unregister drops the map holding addr unless it is the kernel's.
+ */
+static int process_ksymbol(struct pd_session *s, const struct pd_event *ev)
+{
+	const struct pd_ksymbol_event *k = &ev->u.ksymbol;
+	struct pd_map map = { 0 }, *old;
+
+	old = pd__maps_find(s->kmaps, k->addr);
+	if (k->flags & PD_KSYMBOL_FLAG_UNREGISTER) {
+		if (old && strcmp(old->name, "[kernel.kallsyms]"))
+			pd__maps_remove(s->kmaps, k->addr);
+		return 0;
+	}
+	if (old)
+		return 0;
+	map.start = k->addr;
+	map.end = k->addr + k->len;
+	if (map.end < map.start)
+		map.end = UINT64_MAX;
+	map.name = intern(s, k->name);
+	if (!map.name)
+		return -ENOMEM;
+	map.dso = pd__symbolizer_ksymbol(s->sym, k->name, k->len);
+	if (!map.dso)
+		return -ENOMEM;
+	map.dso_looked_up = true;
+	return pd__maps_insert(s->kmaps, &map);
 }
 
 /* A JIT map perf inject --jit would have added, as its MMAP2 would. */
@@ -670,6 +742,8 @@ PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 	case PD_RECORD_MMAP:
 	case PD_RECORD_MMAP2:
 		return process_mmap(s, ev);
+	case PD_RECORD_KSYMBOL:
+		return process_ksymbol(s, ev);
 	case PD_RECORD_HEADER_BUILD_ID:
 		if (!ev->u.build_id.filename)
 			return 0;
@@ -687,6 +761,18 @@ static struct pd_dso *map_dso(struct pd_session *s, struct pd_map *map,
 	if (map->dso_looked_up)
 		return map->dso;
 	map->dso_looked_up = true;
+	/*
+	 * A module's symbols, in perf 6.1: its map's DSO loads on the
+	 * first lookup in it, from the module's file if that is there
+	 * (not read here: kallsyms names the same functions) and else
+	 * from nothing but what the kernel's load gave it before:
+	 * kallsyms' symbols of that module (maps__split_kallsyms(), which
+	 * passes over the modules loaded already). Kept by the map after.
+	 */
+	if (kernel && strcmp(map->name, "[kernel.kallsyms]") &&
+	    !s->kernel_narrowed &&
+	    !pd__symbolizer_has_module_file(s->sym, map->module_file))
+		return map->dso = NULL;
 	if (kernel) {
 		const struct bid_entry *b = bid_find(s, "[kernel.kallsyms]");
 
@@ -752,10 +838,14 @@ static void add_kernel_sections(struct pd_session *s, struct pd_dso *dso)
 
 /*
  * perf loads the kernel's symbols on its first kernel lookup and, when
- * they come from kallsyms, narrows the kernel map to them
- * (dso__load_kernel_sym: map__fixup_start/end): addresses outside the
- * symbols then have no map at all ("[unknown]" DSO), such as another
- * arch's kernel addresses named with this machine's kallsyms.
+ * they come from kallsyms, moves the kernel map to them
+ * (dso__load_kernel_sym: map__fixup_start/end): from the first core
+ * symbol to the end of the last. That narrows it (addresses outside the
+ * symbols then have no map at all, "[unknown]" DSO, such as another
+ * arch's kernel addresses named with this machine's kallsyms) and widens
+ * it too: the recorded map ends at _etext, but init text (start_kernel,
+ * x86_64_start_kernel under swapper's stacks) and the data symbols lie
+ * beyond it and are named. With a vmlinux the map moves to its .text.
  */
 static void narrow_kernel_maps(struct pd_session *s)
 {
@@ -775,16 +865,16 @@ static void narrow_kernel_maps(struct pd_session *s)
 	if (!dso || pd_dso__kernel_range(dso, &s->kernel_lo, &s->kernel_hi))
 		return;
 	s->kernel_clip = true;
-	pd__maps_clip(s->kmaps, "[kernel.kallsyms]", s->kernel_lo,
-		      s->kernel_hi);
+	/* out of memory, the kernel map is gone: its frames unresolved */
+	pd__maps_set_range(s->kmaps, "[kernel.kallsyms]", s->kernel_lo,
+			   s->kernel_hi);
 	add_kernel_sections(s, dso);
 }
 
-PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
-				   uint8_t cpumode, uint64_t ip,
-				   struct pd_frame *out)
+static void resolve(struct pd_session *s, struct pd_thread *t, uint8_t cpumode,
+		    uint64_t ip, struct pd_frame *out)
 {
-	struct pd_map *map = NULL;
+	struct pd_map *map = NULL, first;
 	bool kernel = cpumode == PD_MISC_KERNEL ||
 		      cpumode == PD_MISC_GUEST_KERNEL;
 
@@ -796,8 +886,19 @@ PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
 	if (kernel) {
 		if (s->kernel_start && ip < s->kernel_start)
 			return;
-		narrow_kernel_maps(s);
 		map = pd__maps_find(s->kmaps, ip);
+		/*
+		 * perf loads the kernel's symbols when a lookup first lands
+		 * in the kernel map (not before: an address in init text,
+		 * past the recorded map, stays unresolved until then), and
+		 * names that address in the map it found, moved or not
+		 */
+		if (map && !s->kernel_narrowed &&
+		    !strcmp(map->name, "[kernel.kallsyms]")) {
+			first = *map;
+			narrow_kernel_maps(s);
+			map = &first;
+		}
 	} else if (t) {
 		/* no kernel fallback for user-mode addresses: perf 6.1
 		 * prints a kernel address in a user context as
@@ -826,6 +927,34 @@ PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
 		out->sym = pd_dso__find(out->dso, out->addr);
 }
 
+PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
+				   uint8_t cpumode, uint64_t ip,
+				   struct pd_frame *out)
+{
+	bool kernel = cpumode == PD_MISC_KERNEL ||
+		      cpumode == PD_MISC_GUEST_KERNEL;
+	struct pd_maps *maps = kernel ? s->kmaps : t ? t->maps : NULL;
+	struct frame_cache_slot *slot;
+
+	if (!maps) {
+		resolve(s, t, cpumode, ip, out);
+		return;
+	}
+	slot = frame_slot(s, maps->gen, cpumode, ip);
+	if (slot && slot->gen == maps->gen && slot->frame.ip == ip &&
+	    slot->frame.cpumode == cpumode) {
+		*out = slot->frame;
+		return;
+	}
+	resolve(s, t, cpumode, ip, out);
+	/* (the first kernel address narrows the kernel maps: a new gen) */
+	if (!slot)
+		return;
+	slot = frame_slot(s, maps->gen, cpumode, ip);
+	slot->gen = maps->gen;
+	slot->frame = *out;
+}
+
 PD_EXPORT int pd_session__sample_frames(struct pd_session *s,
 					struct pd_thread *t,
 					const struct pd_event *ev,
@@ -845,6 +974,17 @@ PD_EXPORT int pd_session__sample_frames(struct pd_session *s,
 				    smp->ip, &frames[0]);
 		return 1;
 	}
+	/*
+	 * perf resolves the sample's own ip before its callchain
+	 * (machine__resolve(), then thread__resolve_callchain()): a kernel
+	 * ip there loads the kernel's symbols before the chain's frames
+	 * are looked up
+	 */
+	cpumode = ev->misc & PD_MISC_CPUMODE_MASK;
+	if (!s->kernel_narrowed && (cpumode == PD_MISC_KERNEL ||
+				    cpumode == PD_MISC_GUEST_KERNEL))
+		pd_session__resolve(s, t, cpumode, smp->ip, &frames[0]);
+	cpumode = PD_MISC_USER;
 	for (i = 0; i < smp->callchain.nr && n < max; i++) {
 		uint64_t ip = smp->callchain.ips[i];
 

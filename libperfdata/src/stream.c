@@ -427,25 +427,33 @@ static int read_raw(struct pd_reader *r, struct raw_src *src)
 	}
 }
 
-static int deliver(struct pd_reader *r, const struct raw_src *src,
-		   const struct pd_event **out)
+/* Decodes rec (r->rec, or a queued record that stays put until the next
+ * call) into r->ev. */
+static int deliver_at(struct pd_reader *r, const uint8_t *rec,
+		      const struct raw_src *src, const struct pd_event **out)
 {
 	struct pd_event *ev = &r->ev;
 	int err;
 
 	memset(ev, 0, sizeof(*ev));
-	ev->type = pd_get32(r->rec, false);
-	ev->misc = pd_get16(r->rec + 4, false);
-	ev->size = pd_get16(r->rec + 6, false);
+	ev->type = pd_get32(rec, false);
+	ev->misc = pd_get16(rec + 4, false);
+	ev->size = pd_get16(rec + 6, false);
 	ev->flags = src->flags;
 	ev->offset = src->offset;
 	ev->inner_offset = src->inner_offset;
-	ev->raw = r->rec;
+	ev->raw = rec;
 	err = pd__decode_record(r, ev);
 	if (err < 0)
 		return err;
 	*out = ev;
 	return 1;
+}
+
+static int deliver(struct pd_reader *r, const struct raw_src *src,
+		   const struct pd_event **out)
+{
+	return deliver_at(r, r->rec, src, out);
 }
 
 static int queue_current(struct pd_reader *r, const struct raw_src *src)
@@ -481,6 +489,23 @@ static int deliver_queued(struct pd_reader *r, struct pd_queued *q,
 	memcpy(r->rec, q->data, q->size);
 	free(q);
 	return deliver(r, &src, out);
+}
+
+/*
+ * A record the time order releases, decoded where it is: order.c keeps
+ * it (and 8 zero bytes after it, as r->rec has room for) until the next
+ * push, which comes after the caller is done with the event.
+ */
+static int deliver_ordered(struct pd_reader *r, const struct pd_queued *q,
+			   const struct pd_event **out)
+{
+	struct raw_src src = {
+		.offset = q->offset,
+		.inner_offset = q->inner_offset,
+		.flags = q->flags,
+	};
+
+	return deliver_at(r, q->data, &src, out);
 }
 
 PD_EXPORT int pd_reader__read_header(struct pd_reader *r)
@@ -519,9 +544,10 @@ PD_EXPORT int pd_reader__next(struct pd_reader *r, const struct pd_event **out)
 			return deliver_queued(r, q, out);
 		}
 		if (r->opts.order == PD_ORDER_TIME) {
-			q = pd__order_pop(r);
-			if (q)
-				return deliver_queued(r, q, out);
+			const struct pd_queued *oq = pd__order_pop(r);
+
+			if (oq)
+				return deliver_ordered(r, oq, out);
 		}
 		ret = read_raw(r, &src);
 		if (ret < 0) {

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "archive-internal.h"
+#include "debuginfod-internal.h"
 #include "sym-internal.h"
 
 #define SYM_HASH_SIZE 1024
@@ -147,12 +149,58 @@ PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 		free(s->own_vdso);
 	}
 	pd__archive_put(s->archive);
+	pd_debuginfod__free(s->debuginfod);
 	free(s->hash);
 	free(s->symfs);
 	free(s->buildid_dir);
 	free(s->kallsyms);
 	free(s->vmlinux);
 	free(s);
+}
+
+struct pd_debuginfod *sym_debuginfod(struct pd_symbolizer *s)
+{
+	struct pd_debuginfod_opts o = {
+		.sz = sizeof(o),
+		.log = s->opts.log,
+		.log_ctx = s->opts.log_ctx,
+	};
+
+	if (s->debuginfod_tried)
+		return s->debuginfod;
+	s->debuginfod_tried = true;
+	if (s->opts.no_debuginfod)
+		return NULL;
+	s->debuginfod = pd_debuginfod__new(&o);
+	if (!s->debuginfod && errno == ENOSYS && !s->debuginfod_quiet)
+		pd__warn(&s->log,
+			 "DEBUGINFOD_URLS is set, but this build has no debuginfod support (make static, or built without libdebuginfod): files missing here are not fetched");
+	if (s->debuginfod && s->debuginfod_quiet)
+		sym_debuginfod_quiet(s->debuginfod);
+	return s->debuginfod;
+}
+
+void pd__sym_debuginfod_quiet(struct pd_symbolizer *s)
+{
+	s->debuginfod_quiet = true;
+	sym_debuginfod_quiet(s->debuginfod);
+}
+
+int sym_debuginfod_fetch(struct pd_dso *d, int kind, char *buf, size_t size)
+{
+	struct pd_debuginfod *c;
+	char *path;
+	int n;
+
+	if (!d->has_build_id || !d->build_id_size)
+		return -1;
+	c = sym_debuginfod(d->s);
+	if (!c || pd_debuginfod__find(c, d->build_id, d->build_id_size, kind,
+				      d->path, &path))
+		return -1;
+	n = snprintf(buf, size, "%s", path);
+	free(path);
+	return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
 void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
@@ -298,34 +346,64 @@ PD_EXPORT int pd_running_kernel_build_id(uint8_t *bid, size_t max)
 	return -1;
 }
 
+/* When this boot began, in CLOCK_REALTIME seconds (0: unknown). */
+static time_t boot_time(void)
+{
+	struct timespec now, up;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) ||
+	    clock_gettime(CLOCK_BOOTTIME, &up) || now.tv_sec < up.tv_sec)
+		return 0;
+	return now.tv_sec - up.tv_sec;
+}
+
 /*
  * Where the kernel's symbols come from, as perf 6.1's dso__find_kallsyms()
  * decides without a vmlinux: --kallsyms wins; a recording with no kernel
  * build id, or made on the running kernel, reads /proc/kallsyms; one
  * made on another kernel reads only the build-id cache's copy, since the
  * running kernel's addresses would give wrong names.
+ *
+ * Reading /proc/kallsyms costs more than folding many profiles: the
+ * kernel formats its hundred thousand lines on every read. perf record
+ * leaves a copy in the build-id cache, and a copy made since this boot
+ * holds the same addresses (same kernel, same KASLR offset); it is read
+ * instead (*copy set) when it begins as /proc/kallsyms does (a trimmed
+ * copy does not) and names the modules loaded now, the only other part
+ * perf's names can come from (sym_kallsyms__load_copy()).
  */
 static char *kallsyms_path(struct pd_symbolizer *s, const uint8_t *bid,
-			   size_t size)
+			   size_t size, bool *copy)
 {
 	uint8_t running[PD_BUILD_ID_MAX];
 	char hex[2 * PD_BUILD_ID_MAX + 1], *path;
+	struct stat st;
+	time_t boot;
 	int n;
 	size_t i;
 
+	*copy = false;
 	if (s->kallsyms)
 		return strdup(s->kallsyms);
 	if (!size)
-		return strdup("/proc/kallsyms");
-	n = pd_running_kernel_build_id(running, sizeof(running));
-	if (n == (int)size && !memcmp(running, bid, size))
 		return strdup("/proc/kallsyms");
 	for (i = 0; i < size; i++)
 		sprintf(hex + 2 * i, "%02x", bid[i]);
 	if (asprintf(&path, "%s/[kernel.kallsyms]/%s/kallsyms",
 		     s->buildid_dir, hex) < 0)
 		return NULL;
-	return path;
+	n = pd_running_kernel_build_id(running, sizeof(running));
+	if (n != (int)size || memcmp(running, bid, size))
+		return path;
+	boot = boot_time();
+	/* (a copy written in the boot's first seconds is no copy) */
+	if (boot && !stat(path, &st) && S_ISREG(st.st_mode) &&
+	    st.st_mtime > boot + 2) {
+		*copy = true;
+		return path;
+	}
+	free(path);
+	return strdup("/proc/kallsyms");
 }
 
 /*
@@ -380,6 +458,7 @@ static int kernel_load(struct pd_symbolizer *s, struct pd_dso *d,
 		       const char *ref_name, uint64_t ref_addr)
 {
 	char *path;
+	bool copy;
 	int err;
 
 	if (s->vmlinux && !s->kallsyms) {
@@ -399,10 +478,18 @@ static int kernel_load(struct pd_symbolizer *s, struct pd_dso *d,
 			 "--symfs without --kallsyms: kernel frames stay unresolved (as perf leaves them)");
 		return 0;
 	}
-	path = kallsyms_path(s, build_id, build_id_size);
+	path = kallsyms_path(s, build_id, build_id_size, &copy);
 	if (!path)
 		return -ENOMEM;
-	err = sym_kallsyms__load(d, path);
+	err = copy ? sym_kallsyms__load_copy(d, path) : -ESTALE;
+	if (err == -ESTALE && copy) {
+		free(path);
+		path = strdup("/proc/kallsyms");
+		if (!path)
+			return -ENOMEM;
+	}
+	if (err == -ESTALE)
+		err = sym_kallsyms__load(d, path);
 	if (err == -ENOMEM) {
 		free(path);
 		return err;

@@ -7,10 +7,12 @@
  * Candidate files are tried in perf's order (binary_type_symtab[]):
  * .gnu_debuglink, build-id cache (elf, then debug), /usr/lib/debug/PATH
  * .debug, /usr/lib/debug/PATH, /usr/lib/debug/.build-id/xx/rest.debug,
- * the file itself, DIR/.debug/NAME. A file whose build id differs from
- * the DSO's is skipped. The first with a .symtab gives the symbols, the
- * first with a .dynsym is the "runtime" image (program headers, PLT);
- * either stands in for the other when missing.
+ * the file itself, DIR/.debug/NAME; then, for a DSO none of whose files
+ * is here, debuginfod servers (executable, then debug info for a
+ * .symtab). A file whose build id differs from the DSO's is skipped.
+ * The first with a .symtab gives the symbols, the first with a .dynsym
+ * is the "runtime" image (program headers, PLT); either stands in for
+ * the other when missing.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <perfdata/debuginfod.h>
 
 #include "sym-internal.h"
 
@@ -190,6 +194,9 @@ enum cand {
 	CAND_BUILDID_DEBUGINFO,
 	CAND_SYSTEM_PATH,
 	CAND_OPENEMBEDDED,
+	/* not perf's: from debuginfod, when nothing above was found */
+	CAND_DEBUGINFOD,
+	CAND_DEBUGINFOD_DEBUG,
 	CAND_NR,
 };
 
@@ -319,6 +326,10 @@ static int cand_path(struct pd_dso *d, enum cand c, char *buf, size_t size)
 			 (int)(slash - d->path), d->path, slash);
 		sym_join_symfs(s, buf, size, tmp);
 		return 0;
+	case CAND_DEBUGINFOD:
+		return sym_debuginfod_fetch(d, PD_DEBUGINFOD_EXECUTABLE, buf, size);
+	case CAND_DEBUGINFOD_DEBUG:
+		return sym_debuginfod_fetch(d, PD_DEBUGINFOD_DEBUGINFO, buf, size);
 	default:
 		return -1;
 	}
@@ -331,16 +342,6 @@ static Elf_Data *section_data(Elf *elf, size_t idx, GElf_Shdr *sh)
 	if (!scn || !gelf_getshdr(scn, sh))
 		return NULL;
 	return elf_getdata(scn, NULL);
-}
-
-static const char *sym_name_in_arena(struct pd_dso *d, const char *raw)
-{
-	char *dem = d->s->opts.no_demangle ? NULL : sym_demangle(raw);
-	const char *name;
-
-	name = pd_arena_strndup(&d->arena, dem ? dem : raw, SIZE_MAX);
-	free(dem);
-	return name;
 }
 
 /* perf's elf_read_program_header(): the PT_LOAD holding vaddr. */
@@ -359,6 +360,54 @@ static bool load_delta(Elf *elf, uint64_t vaddr, uint64_t *delta)
 		sz = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
 		if (sz && vaddr >= ph.p_vaddr && vaddr < ph.p_vaddr + sz) {
 			*delta = ph.p_vaddr - ph.p_offset;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * load_delta() for every symbol of a table walked the program headers
+ * through libelf each time: the PT_LOADs are read once into a small
+ * array, in order, and searched as load_delta() does.
+ */
+struct load_seg {
+	uint64_t vaddr, size, delta;
+};
+
+#define MAX_LOAD_SEGS	32
+
+/* the PT_LOADs of elf, their number; -1 when they do not fit */
+static int load_segs(Elf *elf, struct load_seg *v)
+{
+	size_t i, n;
+	int nr = 0;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (nr == MAX_LOAD_SEGS)
+			return -1;
+		v[nr].vaddr = ph.p_vaddr;
+		v[nr].size = ph.p_memsz > ph.p_filesz ? ph.p_memsz : ph.p_filesz;
+		v[nr].delta = ph.p_vaddr - ph.p_offset;
+		nr++;
+	}
+	return nr;
+}
+
+static bool seg_delta(const struct load_seg *v, int nr, uint64_t vaddr,
+		      uint64_t *delta)
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		if (v[i].size && vaddr >= v[i].vaddr &&
+		    vaddr < v[i].vaddr + v[i].size) {
+			*delta = v[i].delta;
 			return true;
 		}
 	}
@@ -409,7 +458,9 @@ static int load_sym(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 	Elf_Scn *scn = syms->symtab ? syms->symtab : syms->dynsym;
 	GElf_Shdr symsh, strsh, sh;
 	Elf_Data *data, *strs;
+	struct load_seg segs[MAX_LOAD_SEGS];
 	size_t i, nr;
+	int nr_segs;
 
 	if (!gelf_getshdr(scn, &symsh) || !symsh.sh_entsize)
 		return 0;
@@ -418,6 +469,7 @@ static int load_sym(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 	if (!data || !strs)
 		return 0;
 	nr = symsh.sh_size / symsh.sh_entsize;
+	nr_segs = load_segs(rt->elf, segs);
 	for (i = 0; i < nr; i++) {
 		GElf_Sym sym;
 		unsigned int type;
@@ -464,14 +516,17 @@ static int load_sym(struct pd_dso *d, struct symsrc *syms, struct symsrc *rt,
 		if (label && !is_text_section(sec_elf, NULL, &sh))
 			continue;
 		/* map_ip addresses are file offsets: move the value there */
-		if (load_delta(rt->elf, sym.st_value, &delta))
+		if (nr_segs >= 0 ? seg_delta(segs, nr_segs, sym.st_value, &delta) :
+		    load_delta(rt->elf, sym.st_value, &delta))
 			sym.st_value -= delta;
 		else
 			sym.st_value -= sh.sh_addr - sh.sh_offset;
-		name = sym_name_in_arena(d, raw);
+		/* demangled when it matters (sym_vec.dso) */
+		name = pd_arena_strndup(&d->arena, raw, SIZE_MAX);
 		if (!name || sym_vec__push(sv, sym.st_value, sym.st_size,
 					   GELF_ST_BIND(sym.st_info), name))
 			return -ENOMEM;
+		sv->v[sv->nr - 1].mangled = !d->s->opts.no_demangle;
 	}
 	return (int)sv->nr;
 }
@@ -561,7 +616,7 @@ int sym_elf__load(struct pd_dso *d)
 	struct symsrc ss[2], cand;
 	struct symsrc *syms = NULL, *rt = NULL;
 	struct sym_rbtree tree;
-	struct sym_vec sv = { .tree = &tree };
+	struct sym_vec sv = { .tree = &tree, .dso = d };
 	char tmp[4096];
 	int i, n, ret = 0;
 	size_t used = 0;
@@ -588,6 +643,14 @@ int sym_elf__load(struct pd_dso *d)
 	for (i = 0; i < CAND_NR && used < 2; i++) {
 		bool keep = false;
 
+		/*
+		 * debuginfod for DSOs with no file here at all; its debug
+		 * info only for a .symtab the executable lacks (for DWARF:
+		 * sym-inline.c)
+		 */
+		if ((i == CAND_DEBUGINFOD && used) ||
+		    (i == CAND_DEBUGINFOD_DEBUG && syms))
+			break;
 		memset(&cand, 0, sizeof(cand));
 		cand.fd = -1;
 		if (cand_path(d, i, cand.path, sizeof(cand.path)))
@@ -601,7 +664,15 @@ int sym_elf__load(struct pd_dso *d)
 			syms = &ss[used];
 			keep = true;
 		}
-		if (!rt && cand.dynsym) {
+		/*
+		 * perf takes a file with a .dynsym for the runtime image; a
+		 * fetched executable, or the binary in a build-id cache (an
+		 * archive's, made of one), is that image whatever it has: a
+		 * stripped static one has neither table, and its debug
+		 * file's .eh_frame is empty, so the unwinder needs it
+		 */
+		if (!rt && (cand.dynsym || i == CAND_DEBUGINFOD ||
+			    i == CAND_BUILDID_CACHE)) {
 			rt = &ss[used];
 			keep = true;
 		}
@@ -610,6 +681,8 @@ int sym_elf__load(struct pd_dso *d)
 			continue;
 		}
 		ss[used++] = cand;
+		if (i >= CAND_DEBUGINFOD)
+			d->remote = true;
 		if (syms && rt)
 			break;
 	}

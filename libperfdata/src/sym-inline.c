@@ -19,6 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <perfdata/debuginfod.h>
+
 #include "sym-internal.h"
 
 struct sym_dwarf {
@@ -136,6 +138,14 @@ static struct sym_dwarf *dso_dwarf(struct pd_dso *d)
 		dw = dwarf_open_file(d->symsrc);
 	if (!dw && d->runtime && (!d->symsrc || strcmp(d->runtime, d->symsrc)))
 		dw = dwarf_open_file(d->runtime);
+	/* a DSO from debuginfod without DWARF: its debug info from there */
+	if (!dw && d->remote) {
+		char path[4096];
+
+		if (!sym_debuginfod_fetch(d, PD_DEBUGINFOD_DEBUGINFO, path,
+					  sizeof(path)))
+			dw = dwarf_open_file(path);
+	}
 	if (!dw) {
 		dw = calloc(1, sizeof(*dw));
 		if (!dw)

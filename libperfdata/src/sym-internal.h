@@ -25,6 +25,7 @@ struct sym_new {
 	const char *name;	/* in the DSO's arena */
 	uint32_t seq;		/* insertion order: ties keep it */
 	uint8_t bind;		/* STB_* */
+	bool mangled;		/* name not demangled yet (sym_vec.dso) */
 	uint16_t module;		/* kallsyms: 1 + index into modules */
 };
 
@@ -38,6 +39,13 @@ struct sym_vec {
 	 * answers lookups where symbols overlap.
 	 */
 	struct sym_rbtree *tree;
+	/*
+	 * The DSO whose arena takes names demangled late: a symbol pushed
+	 * with mangled set keeps its raw name until its name matters
+	 * (symbols__fixup_duplicate() compares them, pd_dso__find() returns
+	 * it), as most symbols of a large C++ binary are never looked at.
+	 */
+	struct pd_dso *dso;
 };
 
 int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
@@ -62,6 +70,7 @@ enum pd_dso_kind {
 	PD_DSO_KERNEL,
 	PD_DSO_PERF_MAP,
 	PD_DSO_JIT,			/* one jitted-PID-N.so of a jitdump */
+	PD_DSO_KSYMBOL,			/* one KSYMBOL record's symbol */
 };
 
 struct pd_dso {
@@ -85,6 +94,9 @@ struct pd_dso {
 	 */
 	int32_t *sym_left, *sym_right;
 	int32_t sym_root;
+	/* per symbol: its name is still raw, to demangle on lookup (NULL:
+	 * none is; in the arena) */
+	uint8_t *sym_mangled;
 	char **modules;			/* kernel: "[ext4]", or a vmlinux
 					 * section's "[kernel.kallsyms].init.text" */
 	size_t nr_modules;
@@ -99,6 +111,7 @@ struct pd_dso {
 	uint64_t ref_addr;		/* kernel: as asked (cache key) */
 	bool loaded;
 	bool found_file;		/* some candidate file existed */
+	bool remote;			/* its files came from debuginfod */
 	char *mismatch;			/* first file with another build id */
 	char *symsrc;			/* file the symbols came from */
 	bool symsrc_symtab;		/* ... and it has a .symtab */
@@ -126,6 +139,9 @@ struct pd_symbolizer {
 	char *own_vdso;			/* this process's vdso, as a file */
 	struct pd_jitdump *jitdumps;	/* loaded once per path */
 	struct pd_archive *archive;	/* files of an archive, or NULL */
+	/* the last place files are looked for: see sym_debuginfod() */
+	struct pd_debuginfod *debuginfod;
+	bool debuginfod_tried, debuginfod_quiet;
 	bool own_vdso_tried;
 	size_t hash_size, nr_dsos;
 	/* an unwinder's helper (unwind-ahead.c): an ELF DSO's files are
@@ -153,6 +169,21 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
 void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
 		    const char *path);
 bool sym_is_regular_file(const char *path);
+/*
+ * The debuginfod client of the symbolizer, made when a DSO's files are
+ * first missing; NULL when the servers are not asked (no_debuginfod,
+ * $DEBUGINFOD_URLS unset, a build without debuginfod: one warning then
+ * says so, the URLs being set).
+ */
+struct pd_debuginfod *sym_debuginfod(struct pd_symbolizer *s);
+/*
+ * The file of that kind (enum pd_debuginfod_kind) for d's build id from
+ * the debuginfod servers, into buf: 0, or -1 when none.
+ */
+int sym_debuginfod_fetch(struct pd_dso *d, int kind, char *buf, size_t size);
+/* The symbolizer's debuginfod warnings left to another of the process
+ * (pd-unwind's helper threads keep quiet). */
+void pd__sym_debuginfod_quiet(struct pd_symbolizer *s);
 /* This process's vdso image written to a temporary file (removed by
  * pd_symbolizer__free()), or NULL. */
 const char *sym_own_vdso(struct pd_symbolizer *s);
@@ -178,6 +209,13 @@ int sym_vmlinux__load(struct pd_dso *d, const char *path, const char *ref_name,
 
 /* sym-kallsyms.c, sym-perfmap.c */
 int sym_kallsyms__load(struct pd_dso *d, const char *path);
+/*
+ * A copy of the running kernel's kallsyms made this boot (the build-id
+ * cache's): loaded as sym_kallsyms__load() does, or -ESTALE with d left
+ * without symbols when it does not begin as /proc/kallsyms does, has no
+ * symbols or names other modules than the kernel has loaded now.
+ */
+int sym_kallsyms__load_copy(struct pd_dso *d, const char *path);
 int sym_perfmap__load(struct pd_dso *d, const char *path);
 
 /* sym-jitdump.c */

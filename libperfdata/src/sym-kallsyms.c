@@ -8,17 +8,23 @@
  * duplicates removed. Module symbols keep their absolute addresses here;
  * pd_dso__kernel_module() tells their "[module]".
  */
-#include <ctype.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sym-internal.h"
 
 /* perf's KSYM_NAME_LEN in 6.1 */
 #define KSYM_NAME_LEN 512
+/* read() size: /proc/kallsyms formats as much per call as it is asked */
+#define READ_SIZE (1024 * 1024)
+/* zero bytes after a block's end: a terminating '\n', then room for
+ * hex() to read 16 digits and a space past a line's start */
+#define SLACK 18
 
 static int module_index(struct pd_dso *d, const char *mod)
 {
@@ -40,32 +46,82 @@ static int module_index(struct pd_dso *d, const char *mod)
 	return (int)++d->nr_modules;
 }
 
+/* 1 + the value of each hex digit, 0 for other bytes */
+static const uint8_t hex_val1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/*
+ * strtoull(p, end, 16) on 120 thousand lines is a good part of the load:
+ * the plain case, up to 16 digits and no "0x", is read here; anything
+ * else is strtoull's.
+ */
+static unsigned long long hex(const char *p, char **end)
+{
+	unsigned long long v = 0;
+	const char *q = p;
+	unsigned int bad = 0, i;
+	int k;
+
+	/* a 64-bit kernel's 16 digits and a space, without a loop test */
+	for (i = 0; i < 16; i++) {
+		k = hex_val1[(unsigned char)p[i]];
+		bad |= !k;
+		v = v << 4 | (unsigned int)(k - 1);
+	}
+	if (!bad && p[16] == ' ') {
+		*end = (char *)p + 16;
+		return v;
+	}
+	v = 0;
+
+	while ((k = hex_val1[(unsigned char)*q]) && q - p < 16) {
+		v = v << 4 | (unsigned int)(k - 1);
+		q++;
+	}
+	if (hex_val1[(unsigned char)*q] ||
+	    ((*q == 'x' || *q == 'X') && q - p == 1 && *p == '0'))
+		return strtoull(p, end, 16);
+	*end = (char *)q;
+	return v;
+}
+
+/* A line (a C string: it ends at its first NUL), in memory that lives
+ * as long as d: the name stays where it is. */
 static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 {
 	char *p = line, *end, *tab, *name;
 	unsigned long long addr;
+	size_t len;
 	char type;
 	int mod = 0, bind;
 
 	/* perf's io__get_hex(): hex digits up to a space */
-	if (!isxdigit((unsigned char)*p))
+	if (!hex_val1[(unsigned char)*p])
 		return 0;
-	addr = strtoull(p, &end, 16);
+	addr = hex(p, &end);
 	if (*end != ' ' || end[1] == '\0' || end[2] != ' ')
 		return 0;
 	type = end[1];
 	name = end + 3;
-	if (strlen(name) > KSYM_NAME_LEN)
+	len = strlen(name);
+	if (len > KSYM_NAME_LEN) {
 		name[KSYM_NAME_LEN] = '\0';
-	switch (toupper((unsigned char)type)) {
+		len = KSYM_NAME_LEN;
+	}
+	switch (type) {
 	case 'T': case 'W': case 'D': case 'B':
+	case 't': case 'w': case 'd': case 'b':
 		break;
 	default:
 		return 0;
 	}
 	if (name[0] == '$')
 		return 0;
-	tab = strchr(name, '\t');
+	tab = memchr(name, '\t', len);
 	if (tab) {
 		*tab = '\0';
 		mod = module_index(d, tab + 1);
@@ -75,39 +131,178 @@ static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 	if (type == 'W')
 		bind = STB_WEAK;
 	else
-		bind = isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
-	name = pd_arena_strndup(&d->arena, name, SIZE_MAX);
-	if (!name || sym_vec__push(sv, addr, 0, (uint8_t)bind, name))
+		bind = type >= 'A' && type <= 'Z' ? STB_GLOBAL : STB_LOCAL;
+	if (sym_vec__push(sv, addr, 0, (uint8_t)bind, name))
 		return -ENOMEM;
 	sv->v[sv->nr - 1].module = (uint16_t)mod;
 	return 0;
 }
 
-int sym_kallsyms__load(struct pd_dso *d, const char *path)
+/*
+ * Each line of the file to add_line(), as getline() would give them (the
+ * last without its newline too), read in large blocks of d's arena: the
+ * names stay in them, copied no more.
+ */
+static int read_lines(struct pd_dso *d, struct sym_vec *sv, int fd)
+{
+	size_t cap = READ_SIZE, len = 0, pos = 0;
+	char *buf = pd_arena_alloc(&d->arena, cap + SLACK), *nl;
+	bool eof = false;
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	while (!eof) {
+		ssize_t n;
+
+		if (len == cap) {
+			/* full: the next block, starting with the line cut
+			 * short (one longer than half a block: a larger one) */
+			len -= pos;
+			if (len * 2 > cap)
+				cap = len * 2;
+			nl = pd_arena_alloc(&d->arena, cap + SLACK);
+			if (!nl)
+				return -ENOMEM;
+			memcpy(nl, buf + pos, len);
+			buf = nl;
+			pos = 0;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* a read error ends the file, as it ends getline()'s loop */
+		if (n <= 0) {
+			eof = true;
+			if (pos == len)
+				break;
+			buf[len++] = '\n';	/* the last line, unterminated */
+		} else {
+			len += (size_t)n;
+		}
+		/* [pos, len): lines not yet added, the last maybe partial */
+		while ((nl = memchr(buf + pos, '\n', len - pos))) {
+			*nl = '\0';
+			ret = add_line(d, sv, buf + pos);
+			if (ret)
+				return ret;
+			pos = (size_t)(nl - buf) + 1;
+		}
+	}
+	return 0;
+}
+
+/* perf's pseudo-modules of kallsyms, not in /proc/modules */
+static bool pseudo_module(const char *m)
+{
+	return !strcmp(m, "[bpf]") || !strncmp(m, "[__builtin__", 12);
+}
+
+/*
+ * Whether the modules d's symbols name are those the running kernel has
+ * loaded, as /proc/modules lists them (none when there is no such file:
+ * a kernel without modules).
+ */
+static bool modules_current(const struct pd_dso *d)
+{
+	char line[512], name[256];
+	size_t i, nr_real = 0, nr_loaded = 0;
+	FILE *f;
+	bool ok = true;
+
+	for (i = 0; i < d->nr_modules; i++)
+		nr_real += !pseudo_module(d->modules[i]);
+	f = fopen("/proc/modules", "re");
+	if (!f)
+		return nr_real == 0;
+	while (ok && fgets(line, sizeof(line), f)) {
+		size_t k = strcspn(line, " \n");
+
+		if (!k || k + 2 >= sizeof(name))
+			continue;
+		name[0] = '[';
+		memcpy(name + 1, line, k);
+		name[k + 1] = ']';
+		name[k + 2] = '\0';
+		nr_loaded++;
+		ok = false;
+		for (i = 0; i < d->nr_modules && !ok; i++)
+			ok = !strcmp(d->modules[i], name);
+	}
+	fclose(f);
+	return ok && nr_loaded == nr_real;
+}
+
+/* up to n bytes of path's start into buf: their number, or -1 */
+static ssize_t read_head(const char *path, char *buf, size_t n)
+{
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (got < n) {
+		ssize_t k = read(fd, buf + got, n - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(fd);
+	return (ssize_t)got;
+}
+
+/*
+ * Whether the copy begins as /proc/kallsyms does now: a copy some tool
+ * put in the cache (a trimmed one, another boot's) does not. The kernel
+ * formats only what is read, and the first 64 KiB are a small part.
+ */
+#define HEAD_SIZE (64 * 1024)
+
+static bool same_head(const char *copy)
+{
+	char *a = malloc(2 * HEAD_SIZE);
+	ssize_t na, nb;
+	bool same;
+
+	if (!a)
+		return false;
+	na = read_head("/proc/kallsyms", a, HEAD_SIZE);
+	nb = read_head(copy, a + HEAD_SIZE, HEAD_SIZE);
+	same = na > 0 && na == nb && !memcmp(a, a + HEAD_SIZE, (size_t)na);
+	free(a);
+	return same;
+}
+
+static int load(struct pd_dso *d, const char *path, bool copy)
 {
 	struct sym_vec sv = { 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
-	int ret = 0;
+	int fd, ret = 0;
 	bool nonzero = false;
 
-	f = fopen(path, "re");
-	if (!f)
+	if (copy && !same_head(path))
+		return -ESTALE;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n')
-			line[n - 1] = '\0';
-		ret = add_line(d, &sv, line);
-		if (ret)
-			goto out;
-	}
+	ret = read_lines(d, &sv, fd);
+	close(fd);
+	if (ret)
+		goto out;
 	for (size_t i = 0; i < sv.nr; i++)
 		nonzero |= sv.v[i].start != 0;
 	/* kptr_restrict: every address reads as zero, nothing resolves */
 	if (!nonzero)
 		sv.nr = 0;
+	if (copy && (!sv.nr || !modules_current(d))) {
+		/* the names stay in the arena, unused */
+		while (d->nr_modules)
+			free(d->modules[--d->nr_modules]);
+		ret = -ESTALE;
+		goto out;
+	}
 	sym_vec__sort(&sv);
 	sym_vec__fixup_end(&sv, true);
 	sym_vec__fixup_duplicate(&sv);
@@ -119,8 +314,16 @@ int sym_kallsyms__load(struct pd_dso *d, const char *path)
 			ret = -ENOMEM;
 	}
 out:
-	free(line);
 	free(sv.v);
-	fclose(f);
 	return ret;
+}
+
+int sym_kallsyms__load(struct pd_dso *d, const char *path)
+{
+	return load(d, path, false);
+}
+
+int sym_kallsyms__load_copy(struct pd_dso *d, const char *path)
+{
+	return load(d, path, true);
 }

@@ -34,6 +34,7 @@ int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
 	n->name = name;
 	n->seq = sv->next_seq++;
 	n->bind = bind;
+	n->mangled = false;
 	n->module = 0;
 	sv->nr++;
 	if (sv->tree)
@@ -50,12 +51,122 @@ static int sym_new_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* perf inserts equal starts to the right: in-order they keep their
- * insertion order, which decides ties below. */
+/*
+ * A stable sort of v by start alone, a byte at a time from the least
+ * significant, skipping bytes all starts share (the upper ones, mostly);
+ * tmp has room for nr entries. It is the (start, seq) order when v is in
+ * seq order.
+ */
+static void radix_sort(struct sym_new *v, struct sym_new *tmp, size_t nr)
+{
+	struct sym_new *src = v, *dst = tmp, *t;
+	uint64_t diff = 0;
+	unsigned int shift;
+	size_t i;
+
+	for (i = 1; i < nr; i++)
+		diff |= v[i].start ^ v[0].start;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+
+		if (!(diff >> shift & 0xff))
+			continue;
+		for (i = 0; i < nr; i++)
+			count[src[i].start >> shift & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = pos;
+			pos += c;
+		}
+		for (i = 0; i < nr; i++)
+			dst[count[src[i].start >> shift & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, nr * sizeof(*v));
+}
+
+/* v[0, mid) and v[mid, nr), each sorted, merged through tmp */
+static void merge(struct sym_new *v, size_t mid, size_t nr,
+		  struct sym_new *tmp)
+{
+	size_t i = 0, j = mid, k = 0;
+
+	while (i < mid && j < nr)
+		tmp[k++] = sym_new_cmp(&v[j], &v[i]) < 0 ? v[j++] : v[i++];
+	while (i < mid)
+		tmp[k++] = v[i++];
+	while (j < nr)
+		tmp[k++] = v[j++];
+	memcpy(v, tmp, nr * sizeof(*v));
+}
+
+/*
+ * perf inserts equal starts to the right: in-order they keep their
+ * insertion order, which decides ties below.
+ *
+ * A symbol table is sorted once or twice per DSO, and qsort() was a
+ * tenth of pd-fold's work: kallsyms comes sorted (a pass checks it); an
+ * ELF table comes in insertion order, and its second sort (after the
+ * PLT's symbols are appended) is a sorted part and such a tail. So the
+ * sorted head is kept, the tail, when in insertion order, radix-sorted
+ * (else qsort()ed), and the two merged.
+ */
 void sym_vec__sort(struct sym_vec *sv)
 {
-	if (sv->nr > 1)
-		qsort(sv->v, sv->nr, sizeof(*sv->v), sym_new_cmp);
+	struct sym_new *v = sv->v, *tmp;
+	size_t nr = sv->nr, head, i;
+	bool seq_order = true;
+
+	for (head = 1; head < nr; head++)
+		if (sym_new_cmp(&v[head - 1], &v[head]) > 0)
+			break;
+	if (head >= nr)
+		return;
+	tmp = malloc(nr * sizeof(*tmp));
+	if (!tmp) {
+		qsort(v, nr, sizeof(*v), sym_new_cmp);
+		return;
+	}
+	for (i = head + 1; i < nr && seq_order; i++)
+		seq_order = v[i - 1].seq < v[i].seq;
+	if (seq_order)
+		radix_sort(v + head, tmp, nr - head);
+	else
+		qsort(v + head, nr - head, sizeof(*v), sym_new_cmp);
+	merge(v, head, nr, tmp);
+	free(tmp);
+}
+
+/* The name perf shows for raw, in d's arena; NULL when out of memory. */
+static const char *demangled(struct pd_dso *d, const char *raw)
+{
+	char *dem = sym_demangle(raw);
+	const char *name;
+
+	if (!dem)
+		return raw;
+	name = pd_arena_strndup(&d->arena, dem, SIZE_MAX);
+	free(dem);
+	return name;
+}
+
+/* n's name as perf has it from its load */
+static bool demangle_now(struct sym_vec *sv, struct sym_new *n)
+{
+	const char *name;
+
+	if (!n->mangled)
+		return true;
+	name = demangled(sv->dso, n->name);
+	if (!name)
+		return false;
+	n->name = name;
+	n->mangled = false;
+	return true;
 }
 
 static uint64_t roundup_page(uint64_t x)
@@ -136,6 +247,9 @@ void sym_vec__fixup_duplicate(struct sym_vec *sv)
 
 	for (i = 0; i < sv->nr; i++) {
 		if (out && sv->v[out - 1].start == sv->v[i].start) {
+			/* (out of memory, a raw name decides) */
+			demangle_now(sv, &sv->v[out - 1]);
+			demangle_now(sv, &sv->v[i]);
 			if (choose_a(&sv->v[out - 1], &sv->v[i])) {
 				if (sv->tree)
 					sym_rbtree__erase(sv->tree, sv->v[i].seq);
@@ -200,6 +314,7 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
 	free(d->sym_right);
 	d->syms = NULL;
 	d->sym_module = NULL;
+	d->sym_mangled = NULL;
 	d->sym_left = d->sym_right = NULL;
 	d->nr_syms = 0;
 	d->syms_overlap = false;
@@ -222,6 +337,13 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv)
 		d->syms[i].end = sv->v[i].end;
 		d->syms[i].name = sv->v[i].name;
 		mods |= sv->v[i].module != 0;
+		if (sv->v[i].mangled && !d->sym_mangled) {
+			d->sym_mangled = pd_arena_array(&d->arena, sv->nr, 1);
+			if (!d->sym_mangled)
+				return -ENOMEM;
+		}
+		if (d->sym_mangled)
+			d->sym_mangled[i] = sv->v[i].mangled;
 	}
 	if (mods) {
 		d->sym_module = calloc(sv->nr, sizeof(*d->sym_module));
@@ -296,7 +418,18 @@ PD_EXPORT const struct pd_sym *pd_dso__find(struct pd_dso *d, uint64_t addr)
 	if (!d || !d->nr_syms)
 		return NULL;
 	i = find_index(d, addr);
-	return i < 0 ? NULL : &d->syms[i];
+	if (i < 0)
+		return NULL;
+	if (d->sym_mangled && d->sym_mangled[i]) {
+		const char *name = demangled(d, d->syms[i].name);
+
+		/* out of memory: the raw name, this time */
+		if (name) {
+			d->syms[i].name = name;
+			d->sym_mangled[i] = 0;
+		}
+	}
+	return &d->syms[i];
 }
 
 PD_EXPORT const char *pd_dso__kernel_module(struct pd_dso *d, uint64_t addr)

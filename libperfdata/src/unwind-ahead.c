@@ -229,6 +229,7 @@ struct pd__uw_ahead *pd__uw_ahead_start(struct pd_session *s,
 	so.kallsyms = ms->kallsyms;
 	so.vmlinux = ms->vmlinux;
 	so.no_demangle = ms->opts.no_demangle;
+	so.no_debuginfod = ms->opts.no_debuginfod;
 	ro = r->opts;
 	ro.log = quiet;
 	ro.log_ctx = NULL;
@@ -244,6 +245,8 @@ struct pd__uw_ahead *pd__uw_ahead_start(struct pd_session *s,
 	if (a->sym) {
 		/* unwinding needs a DSO's files, not its symbols */
 		a->sym->files_only = true;
+		/* what its debuginfod queries meet, the asker says */
+		pd__sym_debuginfod_quiet(a->sym);
 		a->s = pd_session__new(a->r, &xo);
 	}
 	if (a->s)

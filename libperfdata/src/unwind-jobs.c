@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "reader-internal.h"
+#include "sym-internal.h"
 #include "unwind-ahead.h"
 #include "unwind-rewrite.h"
 
@@ -176,6 +177,9 @@ static int helper_start(struct pd_unwind_rewriter *rw, struct helper *h,
 	if (pd_reader__read_header(h->r) < 0)
 		return -EIO;
 	h->unit = pd__uw_unit_new(h->r, &uo);
+	/* what its debuginfod queries meet, the main thread says */
+	if (h->unit)
+		pd__sym_debuginfod_quiet(h->unit->sym);
 	h->ring = malloc(RING * sizeof(*h->ring));
 	if (!h->unit || !h->ring)
 		return -ENOMEM;

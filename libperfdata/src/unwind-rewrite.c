@@ -72,6 +72,7 @@ struct pd__uw_unit *pd__uw_unit_new(struct pd_reader *r,
 		.symfs = o->symfs,
 		.log = o->log,
 		.log_ctx = o->log_ctx,
+		.no_debuginfod = o->no_debuginfod,
 	};
 	struct pd_session_opts xo = {
 		.sz = sizeof(xo),

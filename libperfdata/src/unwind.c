@@ -450,8 +450,20 @@ static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 	return -1;
 }
 
+/*
+ * Every file is reported with its descriptor (the symbolizer found it),
+ * so libdwfl never looks for one: not by build id, and not through its
+ * own debuginfod client, which would fetch behind --no-debuginfod's
+ * back (debuginfod.c is the one place that fetches).
+ */
+static int no_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		  Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	return -1;
+}
+
 static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
+	.find_elf = no_elf,
 	.find_debuginfo = no_debuginfo,
 };
 

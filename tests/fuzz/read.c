@@ -96,6 +96,8 @@ static void time_order(const struct fuzz_source *src, const uint8_t *data,
 		.buildid_dir = "/nonexistent/fuzz-buildid",
 		.kallsyms = "/nonexistent/fuzz-kallsyms",
 		.log = fuzz_log,
+		/* fuzzed build ids are never asked of a server */
+		.no_debuginfod = true,
 	};
 	struct pd_session_opts xo = { .sz = sizeof(xo), .log = fuzz_log };
 	struct pd_read_periods *rp = NULL;

@@ -15,12 +15,17 @@
  *        finds it loaded).
  * --detach: with --hold, a child keeps the program and this process
  *        exits at once (a recording of it ends with the program loaded).
+ * --run MS: the program is 2000 additions long (JIT-compiled, a few
+ *        KiB of code) and runs in the kernel (BPF_PROG_TEST_RUN) again
+ *        and again for about MS milliseconds, so that a profile has
+ *        samples in it.
  *
  * Exit 0 loaded, 3 when the kernel refuses (no privilege, no bpf()), with
  * the reason on stderr.
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,11 +103,53 @@ static int load_btf(const char *name, bool sub)
 	return fd;
 }
 
+/* The kernel's attr of BPF_PROG_TEST_RUN (4.12), only for this. */
+#define BPF_PROG_TEST_RUN 10
+struct test_run_attr {
+	uint32_t prog_fd, retval, data_size_in, data_size_out;
+	uint64_t data_in, data_out;
+	uint32_t repeat, duration;
+};
+
+#define RUN_INSNS 2000
+#define BPF_ADD 0x00		/* ALU op (kernel-abi.h has only MOV) */
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Runs the program for about ms milliseconds; 0, or 3 if refused. */
+static int run_for(int fd, long ms)
+{
+	uint8_t pkt[64] = { 0 };	/* an Ethernet header and more */
+	struct test_run_attr t;
+	double end = now_ms() + ms;
+
+	do {
+		memset(&t, 0, sizeof(t));
+		t.prog_fd = fd;
+		t.data_in = (uint64_t)(uintptr_t)pkt;
+		t.data_size_in = sizeof(pkt);
+		t.repeat = 1000;
+		if (syscall(SYS_bpf, BPF_PROG_TEST_RUN, &t, sizeof(t))) {
+			fprintf(stderr, "bpf-load: BPF_PROG_TEST_RUN: %s\n",
+				strerror(errno));
+			return 3;
+		}
+	} while (now_ms() < end);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	struct pd_bpf_insn insns[4];
+	static struct pd_bpf_insn insns[RUN_INSNS + 4];
 	struct pd_bpf_func_info finfo[2];
 	bool btf = false, sub = false, hold = false, detach = false;
+	long run_ms = -1;
 	union pd_bpf_attr attr;
 	unsigned int n = 0;
 	const char *name;
@@ -117,11 +164,13 @@ int main(int argc, char **argv)
 			hold = true;
 		else if (!strcmp(argv[i], "--detach"))
 			detach = true;
+		else if (!strcmp(argv[i], "--run") && i + 2 < argc)
+			run_ms = atol(argv[++i]);
 		else
 			break;
 	}
 	if (i != argc - 1 || strlen(argv[i]) > 40) {
-		fprintf(stderr, "usage: bpf-load [--btf] [--sub] [--hold [--detach]] NAME\n");
+		fprintf(stderr, "usage: bpf-load [--btf] [--sub] [--hold [--detach]] [--run MS] NAME\n");
 		return 2;
 	}
 	name = argv[i];
@@ -135,6 +184,11 @@ int main(int argc, char **argv)
 	}
 	insns[n].code = PD_BPF_ALU64 | PD_BPF_MOV | PD_BPF_K;	/* r0 = 0 */
 	insns[n++].dst_reg = PD_BPF_REG_0;
+	for (int k = 0; run_ms >= 0 && k < RUN_INSNS; k++) {	/* r0 += 1 */
+		insns[n].code = PD_BPF_ALU64 | BPF_ADD | PD_BPF_K;
+		insns[n].dst_reg = PD_BPF_REG_0;
+		insns[n++].imm = 1;
+	}
 	insns[n++].code = PD_BPF_JMP | PD_BPF_EXIT;
 	memset(&attr, 0, sizeof(attr));
 	if (btf) {
@@ -160,6 +214,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bpf-load: BPF_PROG_LOAD: %s\n",
 			strerror(errno));
 		return 3;
+	}
+	if (run_ms >= 0) {
+		int err = run_for(fd, run_ms);
+
+		if (err)
+			return err;
 	}
 	if (hold) {
 		struct pd_bpf_prog_info info;

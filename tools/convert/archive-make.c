@@ -10,6 +10,10 @@
  *   in a build-id cache (an input archive, $PERF_BUILDID_DIR, perf's
  *   buildid.dir config, ~/.debug);
  *   its separate debug info from the cache or /usr/lib/debug/.build-id;
+ *   when none of its files is here, from the debuginfod servers of
+ *   $DEBUGINFOD_URLS (unless --no-debuginfod), as pd-fold would fetch
+ *   them: the executable, and its debug info when that has no .symtab
+ *   or no DWARF;
  * - the recording kernel's kallsyms: --kallsyms, /proc/kallsyms when
  *   the recording kernel is the running one (the same build id, or with
  *   no build id recorded the same os release), or the cache's copy; and
@@ -34,6 +38,7 @@
 
 #include <perfdata/archive.h>
 #include <perfdata/compat.h>
+#include <perfdata/debuginfod.h>
 #include <perfdata/features.h>
 #include <perfdata/symbols.h>
 
@@ -86,6 +91,8 @@ struct make {
 	char *vml_tried;		/* --vmlinux, or the input archive's */
 	char vml_sha[65];
 	uint64_t vml_size;
+	struct pd_debuginfod *debuginfod;	/* made when first needed */
+	bool debuginfod_tried;
 };
 
 bool archive_name_ok(const char *o)
@@ -371,6 +378,24 @@ static void input_member(const struct make *m, const char *kind,
 			 size_t path_field, const char *prefix, const char *path,
 			 char *buf, size_t size);
 
+/* A DSO none of whose files is here: from debuginfod, if servers are set. */
+static void fetch_files(struct make *m, struct dso_ent *d)
+{
+	if (m->o->no_debuginfod)
+		return;
+	if (!m->debuginfod_tried) {
+		struct pd_debuginfod_opts o = { .sz = sizeof(o) };
+
+		m->debuginfod_tried = true;
+		m->debuginfod = pd_debuginfod__new(&o);
+		if (!m->debuginfod && errno == ENOSYS)
+			pd_warn("DEBUGINFOD_URLS is set, but this build has no debuginfod support (make static, or built without libdebuginfod): files missing here are not fetched");
+	}
+	if (m->debuginfod)
+		pd_debuginfod__find_dso(m->debuginfod, d->bid, d->bid_size,
+					d->path, &d->elf_src, &d->debug_src);
+}
+
 static void find_files(struct make *m, struct dso_ent *d)
 {
 	char path[4200], hx[2 * BID_MAX + 1];
@@ -411,6 +436,8 @@ static void find_files(struct make *m, struct dso_ent *d)
 		if (file_has_bid(path, d->bid, d->bid_size))
 			d->debug_src = strdup(path);
 	}
+	if (!d->elf_src && !d->debug_src)
+		fetch_files(m, d);
 	if (!d->elf_src && !d->debug_src)
 		d->missing = access(path, F_OK) ? "not found with this build id (recorded path, build-id caches)" :
 			     "not found with this build id";
@@ -788,6 +815,8 @@ static void remove_work(struct make *m)
 	rmdir(m->work);
 	free(m->work);
 	m->work = NULL;
+	pd_debuginfod__free(m->debuginfod);
+	m->debuginfod = NULL;
 }
 
 static void summary(const struct make *m, size_t stored)

@@ -16,6 +16,7 @@ struct archive_make_opts {
 	const char *symfs;	/* where the recorded paths are, or NULL */
 	const char *kallsyms;	/* the recording kernel's, or NULL */
 	const char *vmlinux;	/* the recording kernel's, or NULL */
+	bool no_debuginfod;	/* fetch nothing missing from debuginfod */
 	int level;		/* compression level, 0 default */
 };
 

@@ -74,6 +74,7 @@ int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,
 		.symfs = o->data.symfs,
 		.kallsyms = o->data.kallsyms,
 		.vmlinux = o->data.vmlinux,
+		.no_debuginfod = o->data.no_debuginfod,
 	};
 	struct pd_session_opts xopts = { .sz = sizeof(xopts) };
 	struct pd_unwind_opts uopts = {

@@ -58,6 +58,9 @@ static void usage(FILE *f)
 "                          (stored when its build id is the recorded one)\n"
 "      --symfs=DIR         with --to: look for the recorded files under DIR\n"
 "                          (and JIT files: DIR/tmp/perf-PID.map, jitdumps)\n"
+"      --no-debuginfod     with --to and --shim=unwind: fetch no binaries\n"
+"                          missing here from the servers of $DEBUGINFOD_URLS\n"
+"                          (by default they are fetched, by build id)\n"
 "      --from-archive      IN is an archive: write OUT/perf.data (records\n"
 "                          decompressed unless --compress; for the target\n"
 "                          of --target-perf if given), OUT/.build-id/\n"
@@ -189,6 +192,7 @@ enum {
 	OPT_TARGET = 256, OPT_SHIM, OPT_NO_SHIM, OPT_DECOMPRESS, OPT_ENDIAN,
 	OPT_EXPLAIN, OPT_LIST_TARGETS, OPT_LIST_SHIMS, OPT_TO,
 	OPT_FROM_ARCHIVE, OPT_KALLSYMS, OPT_SYMFS, OPT_VMLINUX,
+	OPT_NO_DEBUGINFOD,
 };
 
 /* The options of the perf.data rewrite, which --to takes none of */
@@ -212,6 +216,7 @@ static const struct option longopts[] = {
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+	{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -289,6 +294,11 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		break;
 	case OPT_VMLINUX:
 		c->ao.vmlinux = c->xo.data.vmlinux = arg;
+		break;
+	case OPT_NO_DEBUGINFOD:
+		/* --to's formats and archive, and --shim=unwind */
+		c->ao.no_debuginfod = c->xo.data.no_debuginfod = true;
+		c->uo.no_debuginfod = true;
 		break;
 	case OPT_LIST_TARGETS:
 		target_cli__list(stdout);

@@ -73,6 +73,8 @@ static void usage(FILE *f)
 "      --comm=LIST  --cpu=LIST  --time=START,END\n"
 "      --symfs=DIR  --kallsyms=FILE  --vmlinux=FILE  --no-inline\n"
 "      --jobs=N\n"
+"      --no-debuginfod    fetch no binaries missing here from the servers\n"
+"                         of $DEBUGINFOD_URLS (by default they are fetched)\n"
 "\n"
 "  -q, --quiet            no warnings\n"
 "  -v, --verbose          more messages\n"
@@ -316,7 +318,7 @@ static int run(struct pd_cli_main *m)
 	c->rep.name_a = in[0].path;
 	c->rep.name_b = in[1].path;
 	if (c->fo.inline_frames) {
-		c->fo.inliner = fold_inline__new(c->data.symfs);
+		c->fo.inliner = fold_inline__new(c->data.symfs, c->data.no_debuginfod);
 		if (!c->fo.inliner) {
 			pd_err("--inline: %s", strerror(errno));
 			return PD_EXIT_DATA;

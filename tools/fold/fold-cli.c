@@ -90,6 +90,9 @@ bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
 	case FOLD_OPT_JOBS:
 		data->jobs = parse_jobs(arg);
 		break;
+	case FOLD_OPT_NO_DEBUGINFOD:
+		data->no_debuginfod = true;
+		break;
 	default:
 		return false;
 	}

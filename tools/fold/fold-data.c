@@ -360,6 +360,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		.symfs = o->symfs,
 		.kallsyms = o->kallsyms,
 		.vmlinux = o->vmlinux,
+		.no_debuginfod = o->no_debuginfod,
 	};
 	struct pd_session_opts xopts = { .sz = sizeof(xopts) };
 	struct pd_unwind_opts uopts = {

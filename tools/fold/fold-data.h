@@ -17,6 +17,7 @@ struct fold_data_opts {
 	const char *symfs;	/* --symfs */
 	const char *kallsyms;	/* --kallsyms (default /proc/kallsyms) */
 	const char *vmlinux;	/* --vmlinux */
+	bool no_debuginfod;	/* --no-debuginfod: nothing fetched */
 	bool inline_frames;	/* --inline: inline frames from DWARF */
 	bool off_cpu;		/* --off-cpu: weight by time off CPU */
 	bool no_inline;		/* --no-inline: DWARF callchains without

@@ -37,9 +37,13 @@ struct fold_inline {
 	size_t hash_size, nr;
 };
 
-struct fold_inline *fold_inline__new(const char *symfs)
+struct fold_inline *fold_inline__new(const char *symfs, bool no_debuginfod)
 {
-	struct pd_symbolizer_opts opts = { .sz = sizeof(opts), .symfs = symfs };
+	struct pd_symbolizer_opts opts = {
+		.sz = sizeof(opts),
+		.symfs = symfs,
+		.no_debuginfod = no_debuginfod,
+	};
 	struct fold_inline *fi = calloc(1, sizeof(*fi));
 
 	if (!fi)

@@ -14,7 +14,7 @@
 
 struct fold_inline;
 
-struct fold_inline *fold_inline__new(const char *symfs);
+struct fold_inline *fold_inline__new(const char *symfs, bool no_debuginfod);
 void fold_inline__free(struct fold_inline *fi);
 
 /*

@@ -45,6 +45,19 @@ int fold_table__add(struct fold_table *t, const char *key, size_t len,
 }
 
 /* Perl's `sort { $a cmp $b }` on byte strings: unsigned bytes, then length. */
+uint64_t *fold_table__add_ref(struct fold_table *t, const char *key,
+			      size_t len, uint64_t count)
+{
+	struct htab_entry *e = htab__get(stacks(t), key, len, NULL);
+	uint64_t *c;
+
+	if (!e)
+		return NULL;
+	c = (uint64_t *)htab_entry__payload(e);
+	*c += count;
+	return c;
+}
+
 static int cmp_entries(const void *a, const void *b)
 {
 	const struct htab_entry *x = *(const struct htab_entry *const *)a;

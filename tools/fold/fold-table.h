@@ -21,6 +21,14 @@ int fold_table__add(struct fold_table *t, const char *key, size_t len,
 		    uint64_t count);
 
 /* "KEY COUNT\n" for every key, keys sorted bytewise. 0 or -errno. */
+/*
+ * fold_table__add(), returning where the stack's count is kept: it
+ * stays there (entries never move) for later samples of the stack to
+ * add to. NULL when out of memory.
+ */
+uint64_t *fold_table__add_ref(struct fold_table *t, const char *key,
+			      size_t len, uint64_t count);
+
 int fold_table__write(struct fold_table *t, FILE *out);
 
 #endif /* PD_TOOLS_FOLD_TABLE_H */

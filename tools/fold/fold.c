@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "common/htab.h"
 #include "fold.h"
 #include "fold-filter.h"
 #include "fold-inline.h"
@@ -49,6 +50,7 @@ struct folder {
 	bool open;
 	bool java;		/* the name starts with "java": java tidying */
 	struct buf pname;
+	const char *pname_comm;	/* the fixed comm pname was made of */
 	uint64_t count;
 	struct buf text;	/* frame names, leaf first */
 	struct fold_span *frames;
@@ -65,6 +67,24 @@ struct folder {
 	unsigned int rec_calls;
 	struct fold_memo_key rec_key;
 	size_t rec_first;
+
+	/*
+	 * Whole stacks folded once: while every frame of a sample is a
+	 * memo replay, the folded stack is a function of the process name
+	 * and the memo entries alone, so (name, entries) -> the stack's
+	 * count in the table skips building and hashing the folded text.
+	 * The entries wait in pend[1..] (pend[0]: the process name's
+	 * number in pnames, so that pend is the memo's key as it stands)
+	 * until the sample ends, or until a frame
+	 * that is not a replay needs them in the text. NULL stack_memo:
+	 * --chronological or no memo.
+	 */
+	struct htab *stack_memo;
+	bool all_replayed;
+	uintptr_t *pend;	/* entries leaf first, after pname's number */
+	size_t npend, pend_cap;
+	struct htab *pnames;	/* process name -> its number */
+	uintptr_t pname_id;
 
 	struct buf name;	/* one frame's name while it is tidied */
 	struct buf unknown;	/* "[module]" for "[unknown]" symbols */
@@ -132,6 +152,14 @@ struct folder *folder__new(const struct fold_opts *opts)
 		f->memo = fold_memo__new();
 		if (!f->memo)
 			goto fail;
+		if (!f->runs) {
+			f->stack_memo = htab__new(sizeof(uint64_t *), 4096, 75);
+			f->pnames = htab__new(sizeof(uintptr_t), 64, 50);
+			f->pend = malloc(64 * sizeof(*f->pend));
+			if (!f->stack_memo || !f->pnames || !f->pend)
+				goto fail;
+			f->pend_cap = 64;
+		}
 	}
 	f->select = sample_select__new(opts->sel.comm_list, opts->sel.cpu_list);
 	if (!f->select)
@@ -164,6 +192,9 @@ void folder__free(struct folder *f)
 	fold_table__free(f->table);
 	fold_runs__free(f->runs);
 	fold_memo__free(f->memo);
+	htab__free(f->stack_memo);
+	free(f->pend);
+	htab__free(f->pnames);
 	sample_select__free(f->select);
 	fold_filter__free(f->allow);
 	fold_filter__free(f->deny);
@@ -268,6 +299,11 @@ bool folder__begin(struct folder *f, const struct fold_sample *s)
 		break;
 	}
 
+	/* the same process, sample after sample: the same name */
+	if (s->comm_fixed && s->comm == f->pname_comm && !f->o.tid &&
+	    !f->o.pid)
+		goto open;
+	f->pname_comm = s->comm_fixed ? s->comm : NULL;
 	b->len = 0;
 	err = buf_adds(b, s->comm);
 	if (!err && (f->o.tid || f->o.pid)) {
@@ -282,13 +318,30 @@ bool folder__begin(struct folder *f, const struct fold_sample *s)
 	}
 	if (err) {
 		f->failed = true;
+		f->pname_comm = NULL;
 		return false;
 	}
 	for (i = 0; i < b->len; i++)
 		if (b->p[i] == ' ')
 			b->p[i] = '_';
 	f->java = !strncmp(b->p, "java", 4);
+	if (f->pnames) {
+		struct htab_entry *e;
+		bool added;
+
+		e = htab__get(f->pnames, b->p, b->len, &added);
+		if (!e) {
+			f->failed = true;
+			f->pname_comm = NULL;
+			return false;
+		}
+		if (added)
+			*(uintptr_t *)htab_entry__payload(e) = f->pnames->nr;
+		f->pname_id = *(uintptr_t *)htab_entry__payload(e);
+	}
+open:
 	f->open = true;
+	f->all_replayed = f->stack_memo != NULL;
 	return true;
 }
 
@@ -603,6 +656,35 @@ static size_t split_parts(struct folder *f, const char *sym, size_t len)
 	return n;
 }
 
+/* A replayed entry's stack entries into the text. */
+static void push_entry(struct folder *f, const struct fold_memo_entry *e)
+{
+	uint32_t i;
+
+	for (i = 0; i < e->nr; i++) {
+		size_t off = f->text.len;
+
+		if (buf_add(&f->text, e->names[i], e->lens[i]) < 0 ||
+		    push_span(f, off, e->lens[i]) < 0) {
+			f->failed = true;
+			return;
+		}
+		f->last_cut = false;
+	}
+}
+
+/* The sample is no longer made of replays alone: the waiting entries
+ * go into the text. */
+static void not_all_replayed(struct folder *f)
+{
+	size_t i;
+
+	for (i = 1; i < f->npend; i++)
+		push_entry(f, (const struct fold_memo_entry *)f->pend[i]);
+	f->npend = 0;
+	f->all_replayed = false;
+}
+
 void folder__frame(struct folder *f, const char *pc, const char *sym,
 		   const char *mod)
 {
@@ -611,6 +693,8 @@ void folder__frame(struct folder *f, const char *pc, const char *sym,
 
 	if (!f->open)
 		return;
+	if (f->all_replayed)
+		not_all_replayed(f);
 	f->rec_calls++;
 	if (!f->mod.p || strcmp(mod, f->mod.p)) {
 		f->mod.len = 0;
@@ -685,7 +769,6 @@ bool folder__replay(struct folder *f, const void *a, const void *b,
 {
 	const struct fold_memo_entry *e;
 	struct fold_memo_key k;
-	uint32_t i;
 
 	if (!f->open)
 		return true;	/* folder__frame() would ignore it */
@@ -695,16 +778,25 @@ bool folder__replay(struct folder *f, const void *a, const void *b,
 	e = fold_memo__find(f->memo, &k);
 	if (!e)
 		return false;
-	for (i = 0; i < e->nr; i++) {
-		size_t off = f->text.len;
+	if (!f->all_replayed) {
+		push_entry(f, e);
+		return true;
+	}
+	if (!f->npend)
+		f->pend[f->npend++] = f->pname_id;
+	if (f->npend == f->pend_cap) {
+		size_t cap = 2 * f->pend_cap;
+		uintptr_t *v = realloc(f->pend, cap * sizeof(*v));
 
-		if (buf_add(&f->text, e->names[i], e->lens[i]) < 0 ||
-		    push_span(f, off, e->lens[i]) < 0) {
-			f->failed = true;
+		if (!v) {
+			not_all_replayed(f);
+			push_entry(f, e);
 			return true;
 		}
-		f->last_cut = false;
+		f->pend = v;
+		f->pend_cap = cap;
 	}
+	f->pend[f->npend++] = (uintptr_t)e;
 	return true;
 }
 
@@ -713,6 +805,8 @@ void folder__record_begin(struct folder *f, const void *a, const void *b,
 {
 	if (!f->memo || !f->open)
 		return;
+	if (f->all_replayed)
+		not_all_replayed(f);
 	memo_key(&f->rec_key, f, a, b, c);
 	f->recording = true;
 	f->rec_ok = true;
@@ -741,14 +835,47 @@ static int add_stack(struct folder *f, const char *key, size_t len,
 	return fold_table__add(f->table, key, len, count);
 }
 
+/*
+ * A sample of replays alone: its count added through the stack memo, or
+ * NULL when its stack is new (then the text route adds it and gives the
+ * memo the count's place in *slot).
+ */
+static bool end_replayed(struct folder *f, uint64_t ***slot)
+{
+	struct htab_entry *e;
+	uint64_t **count;
+	bool added;
+
+	*slot = NULL;
+	if (!f->npend)
+		f->pend[f->npend++] = f->pname_id;	/* no frames */
+	e = htab__get(f->stack_memo, f->pend, f->npend * sizeof(*f->pend),
+		      &added);
+	if (!e)
+		return false;
+	count = (uint64_t **)htab_entry__payload(e);
+	if (!added && *count) {
+		**count += f->count;
+		return true;
+	}
+	*slot = count;
+	return false;
+}
+
 void folder__end(struct folder *f)
 {
 	struct buf *k = &f->key;
+	uint64_t **slot = NULL;
 	size_t i;
 
 	/* the script ignores a blank line outside a kept sample */
 	if (!f->open)
 		return;
+	if (f->all_replayed) {
+		if (end_replayed(f, &slot))
+			goto out;
+		not_all_replayed(f);
+	}
 	k->len = 0;
 	if (buf_add(k, f->pname.p, f->pname.len) < 0)
 		goto fail;
@@ -757,13 +884,20 @@ void folder__end(struct folder *f)
 		    buf_add(k, f->text.p + f->frames[i].off, f->frames[i].len) < 0)
 			goto fail;
 	}
-	if (add_stack(f, k->p, k->len, f->count) < 0)
+	if (slot) {
+		*slot = fold_table__add_ref(f->table, k->p, k->len, f->count);
+		if (!*slot)
+			goto fail;
+	} else if (add_stack(f, k->p, k->len, f->count) < 0) {
 		goto fail;
+	}
 	goto out;
 fail:
 	f->failed = true;
 out:
 	f->open = false;
+	f->all_replayed = false;
+	f->npend = 0;
 	f->nframes = 0;
 	f->text.len = 0;
 	f->last_cut = false;

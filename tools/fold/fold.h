@@ -69,6 +69,11 @@ struct fold_sample {
 	int cpu;		/* -1: not shown */
 	bool has_time;
 	uint64_t time_ns;
+	/*
+	 * comm is a string that never changes while the folder runs (the
+	 * session's): the folder may know it by its address.
+	 */
+	bool comm_fixed;
 };
 
 struct folder;

@@ -75,6 +75,8 @@ static void usage(FILE *f)
 "      --symfs=DIR        look for binaries under DIR\n"
 "      --kallsyms=FILE    kernel symbols (default /proc/kallsyms)\n"
 "      --vmlinux=FILE     kernel image for kernel symbols\n"
+"      --no-debuginfod    fetch no binaries missing here from the servers of\n"
+"                         $DEBUGINFOD_URLS (by default they are fetched)\n"
 "      --off-cpu          weight by time off CPU\n"
 "      --no-inline        no inlined frames in DWARF callchains (as perf\n"
 "                         script --no-inline)\n"
@@ -322,7 +324,7 @@ static int run(struct pd_cli_main *m)
 	if (c->fo.context && !c->fo.inline_frames)
 		pd_usage_error("--context needs --inline");
 	if (c->fo.inline_frames) {
-		c->fo.inliner = fold_inline__new(c->data.symfs);
+		c->fo.inliner = fold_inline__new(c->data.symfs, c->data.no_debuginfod);
 		if (!c->fo.inliner) {
 			pd_err("--inline: %s", strerror(errno));
 			return PD_EXIT_DATA;

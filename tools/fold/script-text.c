@@ -43,6 +43,7 @@ struct evsel_fmt {
 	uint64_t trace_id;	/* a tracepoint's format id (attr.config) */
 	bool has_tail;		/* fields after the event name */
 	bool trace_tail;	/* ...a tracepoint's, printed by its format */
+	bool name_ok;		/* a name without blanks (header_fields()) */
 	char name[128];
 };
 
@@ -53,6 +54,10 @@ struct script_text {
 	size_t nr_fmt;
 	int name_width;		/* fixed at the first sample, as perf does */
 	bool tp_callchain;	/* some tracepoint event has callchains */
+	/* the last comm header_fields() looked at (a session string,
+	 * never changed) and whether it qualified */
+	const char *last_comm;
+	bool last_comm_ok;
 };
 
 struct script_text *script_text__new(struct pd_reader *r)
@@ -71,6 +76,21 @@ void script_text__free(struct script_text *st)
 	pd_trace_printer__free(st->trace);
 	free(st->fmt);
 	free(st);
+}
+
+/* Perl's \s */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v';
+}
+
+static bool has_blank(const char *s)
+{
+	for (; *s; s++)
+		if (is_blank(*s))
+			return true;
+	return false;
 }
 
 static void setup(struct script_text *st)
@@ -122,6 +142,7 @@ static void setup(struct script_text *st)
 						 PD_SAMPLE_DATA_PAGE_SIZE |
 						 PD_SAMPLE_CODE_PAGE_SIZE);
 		pd_evsel__name(e, st->r, f->name, sizeof(f->name));
+		f->name_ok = f->name[0] && !has_blank(f->name);
 	}
 	if (!st->name_width) {
 		for (i = 0; i < n; i++) {
@@ -325,36 +346,27 @@ size_t script_text__sample_ip(const struct pd_frame *f, char *buf, size_t size)
 
 size_t script_text__frame(const struct pd_frame *f, char *buf, size_t size)
 {
+	/*
+	 * perf prints a user DSO's frames at their offset in it, a kernel
+	 * DSO's (a BPF program's too, whose map is not the identity) at
+	 * their address
+	 */
+	uint64_t at = f->kernel ? f->ip : f->addr;
 	int k;
 
 	if (f->inline_name && f->sym)	/* only DWARF callchains have them */
 		k = snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (inlined)",
-			     f->addr, f->inline_name, f->addr - f->sym->start);
+			     at, f->inline_name, f->addr - f->sym->start);
 	else if (f->sym)
 		k = snprintf(buf, size, "\t%16" PRIx64 " %s+0x%" PRIx64 " (%s)",
-			     f->addr, f->sym->name, f->addr - f->sym->start,
+			     at, f->sym->name, f->addr - f->sym->start,
 			     f->dso_name);
 	else
 		k = snprintf(buf, size, "\t%16" PRIx64 " [unknown] (%s)",
-			     f->addr, f->dso_name);
+			     at, f->dso_name);
 	if (k < 0)
 		return 0;
 	return (size_t)k < size ? (size_t)k : size - 1;
-}
-
-/* Perl's \s */
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-	       c == '\v';
-}
-
-static bool has_blank(const char *s)
-{
-	for (; *s; s++)
-		if (is_blank(*s))
-			return true;
-	return false;
 }
 
 /*
@@ -378,12 +390,18 @@ bool script_text__header_fields(struct script_text *st,
 	const char *comm = t ? pd_thread__comm(t) : NULL;
 
 	if (!f || !f->show_ip || !f->has_callchain || !f->show_tid ||
-	    f->trace_tail ||
-	    (int32_t)s->tid < 0 || !comm || !comm[0] || !comm[1] ||
-	    has_blank(comm) || !f->name[0] || has_blank(f->name))
+	    f->trace_tail || (int32_t)s->tid < 0 || !comm)
+		return false;
+	/* the same few comms and events, sample after sample */
+	if (comm != st->last_comm) {
+		st->last_comm = comm;
+		st->last_comm_ok = comm[0] && comm[1] && !has_blank(comm);
+	}
+	if (!st->last_comm_ok || !f->name_ok)
 		return false;
 	memset(smp, 0, sizeof(*smp));
 	smp->comm = comm;
+	smp->comm_fixed = true;
 	smp->pid = -1;
 	smp->tid = (int32_t)s->tid;
 	smp->cpu = f->show_cpu ? (int)s->cpu : -1;

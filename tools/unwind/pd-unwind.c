@@ -36,6 +36,8 @@ static void usage(FILE *f)
 "      --keep-stack        keep REGS_USER and STACK_USER in the samples\n"
 "      --max-stack=N       unwind at most N user frames (default 127)\n"
 "      --symfs=DIR         look for the profiled binaries under DIR\n"
+"      --no-debuginfod     fetch no binaries missing here from the servers\n"
+"                          of $DEBUGINFOD_URLS (by default they are fetched)\n"
 "  -j, --jobs=N            threads unwinding (default: 2 on inputs of 4 MiB\n"
 "                          or more when 2 CPUs leave one free; the output\n"
 "                          is the same)\n"
@@ -66,12 +68,13 @@ static int parse_int(const char *s, const char *what, int lo, int hi)
 	return (int)l;
 }
 
-enum { OPT_KEEP = 256, OPT_MAX_STACK, OPT_SYMFS };
+enum { OPT_KEEP = 256, OPT_MAX_STACK, OPT_SYMFS, OPT_NO_DEBUGINFOD };
 
 static const struct option longopts[] = {
 	{ "keep-stack", no_argument, NULL, OPT_KEEP },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 	{ "jobs", required_argument, NULL, 'j' },
 	CLI_WRITE_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -94,6 +97,9 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		break;
 	case OPT_SYMFS:
 		c->uo.symfs = arg;
+		break;
+	case OPT_NO_DEBUGINFOD:
+		c->uo.no_debuginfod = true;
 		break;
 	case 'j':
 		c->uo.jobs = parse_int(arg, "--jobs", 1, 64);

@@ -277,6 +277,8 @@ enum pd_sw_id {
 #define PD_KSYMBOL_TYPE_UNKNOWN		0	/* 5.1 */
 #define PD_KSYMBOL_TYPE_BPF		1	/* 5.1 */
 #define PD_KSYMBOL_TYPE_OOL		2	/* 5.9: out-of-line code */
+/* KSYMBOL's flags */
+#define PD_KSYMBOL_FLAG_UNREGISTER	(1U << 0)	/* 5.1 */
 
 /* BPF_EVENT's type */
 #define PD_BPF_EVENT_UNKNOWN		0	/* 5.1 */

@@ -38,6 +38,15 @@ struct pd_symbolizer_opts {
 	bool no_demangle;	/* raw C++/Rust names */
 	pd_log_fn log;		/* warnings: one per DSO that cannot load */
 	void *log_ctx;
+	/*
+	 * Ask no debuginfod server. Otherwise, when $DEBUGINFOD_URLS names
+	 * servers, a DSO with a build id none of whose files is found
+	 * locally (at its path, in the build-id cache, under symfs, in
+	 * /usr/lib/debug, in an archive) has its executable fetched, and
+	 * its debug info when that has no .symtab (symbols) or no DWARF
+	 * (inline frames, lines): perfdata/debuginfod.h.
+	 */
+	bool no_debuginfod;
 };
 
 struct pd_symbolizer;
@@ -80,8 +89,8 @@ void pd_symbolizer__free(struct pd_symbolizer *s);
  * The DSO for a mapped file. build_id may be NULL (size 0). Loads it on
  * first use: from the build-id cache when a build id is given, else from
  * symfs + path, following .gnu_debuglink and /usr/lib/debug/.build-id/
- * for symbols. A file whose build id differs from the given one is not
- * used. Never NULL except on ENOMEM: a DSO that cannot load has no
+ * for symbols, and last from debuginfod servers (no_debuginfod above).
+ * A file whose build id differs from the given one is not used. Never NULL except on ENOMEM: a DSO that cannot load has no
  * symbols (and one warning is logged).
  */
 struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s, const char *path,

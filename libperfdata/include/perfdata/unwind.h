@@ -174,6 +174,8 @@ struct pd_unwind_rewrite_opts {
 	uint64_t parallel_min_size;
 	pd_log_fn log;
 	void *log_ctx;
+	/* no files from debuginfod servers (pd_symbolizer_opts) */
+	bool no_debuginfod;
 };
 
 /* A file whose absence cut user stacks, with the number of samples. */
