@@ -57,7 +57,7 @@ struct fold_ahead {
 	char line[LINE_SIZE];		/* the folding thread's */
 };
 
-bool fold_ahead__wanted(void)
+bool fold_ahead__wanted(bool apt)
 {
 	const char *e = getenv("PD_FOLD_THREADS");
 	long cpus;
@@ -70,7 +70,7 @@ bool fold_ahead__wanted(void)
 	 * machine the two wait for each other and take longer than one
 	 */
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (cpus < 2)
+	if (!apt || cpus < 2)
 		return false;
 	if (getloadavg(&load, 1) != 1)
 		return true;

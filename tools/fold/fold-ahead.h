@@ -23,11 +23,11 @@
 struct fold_ahead;
 
 /*
- * Whether a second thread is worth starting here: 2 CPUs or more and a
- * load average that leaves one free; $PD_FOLD_THREADS=1 or 2 decides
- * instead.
+ * Whether a second thread is worth starting here: when the caller finds
+ * it apt, 2 CPUs or more and a load average that leaves one free;
+ * $PD_FOLD_THREADS=1 or 2 decides instead.
  */
-bool fold_ahead__wanted(void);
+bool fold_ahead__wanted(bool apt);
 
 /* The folding thread, started; NULL (errno set) if it could not be. */
 struct fold_ahead *fold_ahead__new(struct folder *f,

@@ -159,6 +159,20 @@ static bool header_direct(struct fold_run *run, const struct pd_event *ev,
 
 static int fold_one(void *ctx, const struct pd_event *ev);
 
+/* whether some event samples user stacks: callchains to unwind (DWARF) */
+static bool samples_user_stacks(const struct pd_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < pd_reader__nr_evsels(r); i++) {
+		const struct pd_evsel *e = pd_reader__evsel(r, i);
+
+		if (e && (e->attr.sample_type & PD_SAMPLE_STACK_USER))
+			return true;
+	}
+	return false;
+}
+
 /*
  * A sample with counter values is delivered once per value that grew,
  * as perf does (pd_read_periods): each a copy of the sample under the
@@ -429,9 +443,15 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		pd_err("%s: %s", path, strerror(ENOMEM));
 		goto out;
 	}
-	/* plain folding: the folder's work can go to a second thread */
+	/*
+	 * plain folding: the folder's work can go to a second thread; not
+	 * by default with --jobs=1, nor where callchains are unwound, whose
+	 * own helper takes the second CPU (and whose unwinding leaves the
+	 * folding a small part)
+	 */
 	if (!o->script_out && !o->off_cpu && !run->filter &&
-	    folder__may_run_apart(f) && fold_ahead__wanted())
+	    folder__may_run_apart(f) &&
+	    fold_ahead__wanted(o->jobs != 1 && !samples_user_stacks(run->r)))
 		run->ahead = fold_ahead__new(f, run->parser);
 	while ((err = pd_reader__next(run->r, &ev)) > 0) {
 		if (ev->type == PD_RECORD_SAMPLE && run->offcpu)
