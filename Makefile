@@ -8,6 +8,8 @@
 #                        (default 60; FUZZ_TARGETS="fuzz-file ..." for some)
 #   make bench           throughput against perf on large inputs
 #   make distro-check    build and tests in Debian chroots (tests/distro/)
+#   make arm64-check     recordings by arm64 perf in an emulated arm64
+#                        Debian guest, checked live (tests/arm64/)
 #   make static          every pd-* tool linked statically, in build/static/
 #   make dist            build/perfdata-VERSION-ARCH-static.tar.gz: those
 #                        tools and their man pages
@@ -99,7 +101,7 @@ PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
 .PHONY: all lib tools check asan ubsan sanitize bench install uninstall clean help fuzz fuzz-bins layout \
-	static dist distro-check
+	static dist distro-check arm64-check
 all: lib tools
 
 lib: $(STATIC_LIB) $(SHARED_LIB) $(PC_FILE)
@@ -196,6 +198,14 @@ check: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS)
 PD_DISTRO_CACHE ?= /var/cache/perfdata-distro
 distro-check: all static
 	@B=$(B) PD_DISTRO_CACHE=$(PD_DISTRO_CACHE) tests/run.sh tests/distro/t-*.sh
+
+# The arm64 guest tests (tests/arm64/): Debian 12's arm64 perf on its
+# arm64 kernel in qemu-system-aarch64, root file system and kernel cached
+# in $(PD_ARM64_CACHE); root and the network to Debian's archive on
+# first use.
+PD_ARM64_CACHE ?= /var/cache/perfdata-arm64
+arm64-check: all $(TEST_TOOLS)
+	@B=$(B) PD_ARM64_CACHE=$(PD_ARM64_CACHE) tests/run.sh tests/arm64/t-*.sh
 
 asan:
 	PD_ASAN=1 $(MAKE) B=build-asan OPT="-O1 -g" SAN="-fsanitize=address -fno-omit-frame-pointer" check
