@@ -20,14 +20,14 @@
 #			and the initrd are kept (/var/cache/perfdata-arm64),
 #			each remade when its package list or version changes
 #	PD_ARM64_MIRROR	the archive (http://deb.debian.org/debian)
-#	PD_ARM64_TIMEOUT	seconds a guest may run (900)
+#	PD_ARM64_TIMEOUT	seconds a guest may run (600)
 #
 # Needs root, mmdebstrap, qemu-user-static with binfmt-support,
 # qemu-system-arm and e2fsprogs (debugfs, mkfs.ext4).
 
 : "${PD_ARM64_CACHE:=/var/cache/perfdata-arm64}"
 : "${PD_ARM64_MIRROR:=http://deb.debian.org/debian}"
-: "${PD_ARM64_TIMEOUT:=900}"
+: "${PD_ARM64_TIMEOUT:=600}"
 ARM64_SUITE=bookworm
 # what the guest needs: the arm64 perf 6.1, a compiler and C library for
 # the programs it profiles, libc6-dbg as users have it
