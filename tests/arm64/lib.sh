@@ -104,7 +104,8 @@ arm64_initrd() {
 	ARM64_BUSYBOX=$PD_ARM64_CACHE/busybox/bin/busybox
 	ARM64_INITRD=$PD_ARM64_CACHE/initrd-$ARM64_KVER.cpio
 	_stamp="$(cat "$PD_ARM64_CACHE/busybox/.pd-stamp") $ARM64_MODULES $(cksum <"$ARM64_HERE/initrd-init")"
-	[ "$(cat "$ARM64_INITRD.stamp" 2>/dev/null)" = "$_stamp" ] && return 0
+	[ -f "$ARM64_INITRD" ] && [ "$(cat "$ARM64_INITRD.stamp" 2>/dev/null)" = "$_stamp" ] &&
+		return 0
 	_d=$PD_ARM64_CACHE/initrd.tmp
 	rm -rf "$_d"
 	mkdir -p "$_d/bin" "$_d/lib/modules" "$_d/proc" "$_d/sys" "$_d/dev" "$_d/newroot"
@@ -131,7 +132,7 @@ arm64_rootfs() {
 	_want="$ARM64_SUITE $ARM64_PKGS"
 	ARM64_IMAGE=$PD_ARM64_CACHE/rootfs.img
 	if [ "$(cat "$_dir/.pd-stamp" 2>/dev/null)" != "$_want" ]; then
-		rm -rf "$_dir" "$ARM64_IMAGE"
+		rm -rf "$_dir" "$ARM64_IMAGE" "$ARM64_IMAGE.stamp"
 		arm64_log "mmdebstrap --arch=arm64 $ARM64_SUITE into $_dir"
 		if ! mmdebstrap --arch=arm64 --variant=minbase \
 			--include="$(echo $ARM64_PKGS | tr ' ' ,)" \
@@ -142,7 +143,8 @@ arm64_rootfs() {
 		fi
 		echo "$_want" >"$_dir/.pd-stamp"
 	fi
-	[ "$(cat "$ARM64_IMAGE.stamp" 2>/dev/null)" = "$_want" ] && return 0
+	[ -f "$ARM64_IMAGE" ] && [ "$(cat "$ARM64_IMAGE.stamp" 2>/dev/null)" = "$_want" ] &&
+		return 0
 	arm64_log "making $ARM64_IMAGE"
 	# 512 MB free for the jobs
 	_mb=$(( $(du -sm "$_dir" | cut -f1) + 512 ))
@@ -188,14 +190,17 @@ arm64_guest() {
 			echo "write $_f /pd/in/${_f##*/}"
 		done
 	} >"$_out/debugfs.in"
-	debugfs -w -f "$_out/debugfs.in" "$_img" >"$_out/debugfs.log" 2>&1 ||
-		arm64_die "debugfs could not write the job into $_img"
+	if ! debugfs -w -f "$_out/debugfs.in" "$_img" >"$_out/debugfs.log" 2>&1; then
+		rm -f "$_img"
+		arm64_die "debugfs could not write the job into the guest's disk"
+	fi
 	arm64_log "guest: $(basename "$_job") (console: $_out/console.log)"
 	# -cpu max: pointer authentication (with the faster impdef
 	# algorithm) for the pac-ret programs; without SVE, as perf 6.1
 	# refuses DWARF callchains with cpu-clock when SVE registers are
 	# in the user register set
 	# (no network: none is needed, and its boot ROM is another package)
+	_rc=0
 	timeout "$PD_ARM64_TIMEOUT" qemu-system-aarch64 -M virt \
 		-cpu max,sve=off,pauth-impdef=on -smp 2 -m 1024 -nic none \
 		-nographic -no-reboot -monitor none -serial stdio \
@@ -203,8 +208,7 @@ arm64_guest() {
 		-append "console=ttyAMA0 nokaslr panic=-1 quiet" \
 		-drive if=none,id=root,format=raw,file="$_img" \
 		-device virtio-blk-device,drive=root \
-		</dev/null >"$_out/console.log" 2>&1
-	_rc=$?
+		</dev/null >"$_out/console.log" 2>&1 || _rc=$?
 	if [ $_rc -ne 0 ]; then
 		tail -20 "$_out/console.log" >&2
 		rm -f "$_img"
@@ -212,9 +216,10 @@ arm64_guest() {
 			arm64_die "the guest did not power off within ${PD_ARM64_TIMEOUT}s"
 		arm64_die "qemu-system-aarch64 failed (status $_rc)"
 	fi
-	debugfs -R "rdump /pd/out $_out" "$_img" >>"$_out/debugfs.log" 2>&1 ||
-		arm64_die "debugfs could not copy /pd/out out of $_img"
+	_rc=0
+	debugfs -R "rdump /pd/out $_out" "$_img" >>"$_out/debugfs.log" 2>&1 || _rc=$?
 	rm -f "$_img"
+	[ $_rc -eq 0 ] || arm64_die "debugfs could not copy /pd/out out of the guest's disk"
 	# rdump makes OUT/out
 	if [ -d "$_out/out" ]; then
 		(cd "$_out/out" && tar -cf - .) | (cd "$_out" && tar -xf -)
