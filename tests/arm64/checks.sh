@@ -42,10 +42,13 @@ arm64_symfs() {
 # arm64_user_stacks PROGRAM: the user part of the folded stacks on
 # stdin, with their counts: the comm dropped, then the frames up to the
 # first one that is none of PROGRAM's functions (nor [unknown]): the
-# kernel frames come after the user ones
+# kernel frames come after the user ones. Samples in the execve that
+# starts the program are left out: their user registers are still the
+# process's before it (perf's, in perf's C library).
 arm64_user_stacks() {
 	readelf -sW "$1" | awk '$4 == "FUNC" { print $8 }' >"$tmp/funcs"
 	awk 'NR == FNR { fn[$1] = 1; next }
+	/;__arm64_sys_execve(;| )/ { next }
 	{
 		n = $NF; s = $0; sub(/ [0-9]+$/, "", s)
 		k = split(s, f, ";"); u = ""
