@@ -278,4 +278,4 @@ clean:
 	rm -rf build build-asan build-ubsan build-san $(FUZZ_B)
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,/^$$/p' Makefile | sed '/^$$/d; s/^# \{0,1\}//'
