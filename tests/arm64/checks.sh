@@ -11,8 +11,9 @@
 # symbols:
 #  1. pd-unwind's callchains of dwarf.data are the guest perf's DWARF
 #     unwinding, sample by sample and frame for frame (address, symbol,
-#     offset, DSO), as this machine's perf script prints pd-unwind's
-#     output;
+#     offset, DSO; a perf older than 6.1 prints other user addresses:
+#     symbol, offset, DSO), as this machine's perf script prints
+#     pd-unwind's output;
 #  2. pd-fold prints what the guest's perf script | stackcollapse-perf.pl
 #     does, stack for stack and count for count, for fp.data, dwarf.data
 #     and pac-fp.data (the folded expectation: arm64_guest_folded);
@@ -113,9 +114,13 @@ arm64_checks() {
 	if ! have_perf; then
 		skip "dwarf.data: perf not installed, pd-unwind's output not read back"
 	elif "$PD_BIN/pd-unwind" -q --symfs="$_sym" "$_d/dwarf.data" -o "$tmp/unw.data" 2>"$tmp/unw.err"; then
+		# a perf older than 6.1 (Debian 11's, make distro-check) reads
+		# a copy made for it, and prints user addresses otherwise:
+		# those frames are compared by symbol, offset and DSO there
 		perf script -F comm,tid,time,ip,sym,symoff,dso --symfs="$_sym" \
-			--kallsyms="$_ks" -i "$tmp/unw.data" >"$tmp/unw.script" 2>/dev/null </dev/null
-		arm64_cat "$_d/dwarf.script-ip" | arm64_blocks >"$tmp/want.b"
+			--kallsyms="$_ks" -i "$(perf_readable "$tmp/unw.data")" \
+			2>/dev/null </dev/null | frame_addrs_as_perf >"$tmp/unw.script"
+		arm64_cat "$_d/dwarf.script-ip" | frame_addrs_as_perf | arm64_blocks >"$tmp/want.b"
 		arm64_blocks <"$tmp/unw.script" >"$tmp/got.b"
 		_n=$(wc -l <"$tmp/want.b")
 		_same=$(paste -d '\n' "$tmp/want.b" "$tmp/got.b" |
@@ -175,7 +180,7 @@ arm64_checks() {
 		return 0
 	fi
 	"$PD_BIN/pd-unwind" -q --symfs="$_sym" "$_d/pac-dwarf.data" -o "$tmp/pac-unw.data" 2>/dev/null
-	perf script --symfs="$_sym" --kallsyms="$_ks" -i "$tmp/pac-unw.data" 2>/dev/null </dev/null |
+	perf script --symfs="$_sym" --kallsyms="$_ks" -i "$(perf_readable "$tmp/pac-unw.data")" 2>/dev/null </dev/null |
 		"$PD_BIN/pd-fold" --input=script |
 		arm64_user_stacks "$_d/bin/leafcalls-pac" >"$tmp/pacu.user"
 	arm64_tree_misfits <"$tmp/pacu.user" >"$tmp/pacu.misfit"
