@@ -1,6 +1,6 @@
 # The checks of arm64 recordings against the arm64 perf that made them
 # (issue 23), on a directory of what testdata/arm64/guest-record.sh
-# writes in the guest: testdata/arm64/ (tests/t0170-arm64.sh) or a fresh
+# writes in the guest: testdata/arm64/ (tests/t0172-arm64.sh) or a fresh
 # guest run (tests/arm64/t-guest.sh). Sourced after tests/lib.sh.
 #
 # arm64_checks DIR KALLSYMS: for DIR's fp.data, dwarf.data (the program
