@@ -25,6 +25,16 @@
  *   the stack pointer: the whole callchain is dropped (get_entries()
  *   and unw_init_remote() fail, perf script prints the sample alone).
  *
+ * Every architecture with a register table is unwound on any host: the
+ * recording machine's perf is the one to agree with (Debian's arm64 perf
+ * 6.1 links libunwind-aarch64; perf on x86_64 says "unwind: target
+ * platform=arm64 is not supported" and prints no user frames). Its
+ * architecture's own rules are in unwind-arch.c and, for aarch64,
+ * unwind-arm64.c: libunwind's link register fallback, the leaf caller
+ * the arm64 perf adds to frame-pointer callchains, and return addresses
+ * signed by pointer authentication, which are stripped (beyond perf 6.1,
+ * whose chains end there).
+ *
  * One Dwfl per address space (a process's maps), kept in a small LRU
  * cache; files are reported lazily as unwinding reaches them, and a
  * space whose reported files a later mmap overlaps is rebuilt.
@@ -49,6 +59,7 @@
 #include "session-internal.h"
 #include "sym-internal.h"
 #include "unwind-arch.h"
+#include "unwind-arm64.h"
 
 #define DEFAULT_MAX_STACK	127	/* perf's PERF_MAX_STACK_DEPTH */
 #define DEFAULT_MAX_CACHED	16
@@ -106,9 +117,16 @@ struct uw_ctx {
 	bool read_beyond;	/* a read above the stack copy in this step */
 	enum pd_unwind_stop stop;	/* why the chain ended */
 	const char *stop_dso;	/* the file it needed, for some stops */
-	/* libunwind's guessed step (arch->guess): resume libdw from it */
+	/* libunwind's guessed step (arch->guess), or a return address
+	 * stripped of its authentication code: resume libdw from it */
 	bool guessed;		/* set by frame_cb() */
 	bool resume;		/* read by set_initial_registers() */
+	/*
+	 * the resumed frame's pc is a return address: libdw, which takes
+	 * a chain's first frame for an activation, is given pc - 1 so that
+	 * it looks the tables up where it would for a caller
+	 */
+	bool resume_ret;
 	struct pd_unwind_guess g;
 	/* where the current pass of libdw started: its registers, and how
 	 * many frames it has given (see frame_regs()) */
@@ -125,7 +143,14 @@ struct pd_unwinder {
 	/* the recording's, and its 32-bit processes' (i386 on x86_64) */
 	struct uw_arch arch, arch32;
 	bool arch_known;
+	const char *arch_name;	/* the ARCH feature's, or machine */
 	char machine[65];	/* uname -m */
+	/* frame-pointer callchains with a leaf caller inserted */
+	uint64_t *chain;
+	size_t chain_cap;
+	/* the sample types of the evsels, together (fp_mode()) */
+	uint64_t combined_type;
+	size_t nr_evsels;
 	struct pd_unwind_ip *ips;	/* max_stack entries */
 	struct uw_space *spaces;
 	unsigned int nr_spaces;
@@ -186,12 +211,11 @@ static bool arch_init(struct uw_arch *ua, const struct pd_unwind_arch *a)
 /*
  * The samples' architecture: the ARCH feature, else the host's, as
  * perf_env__arch() falls back to uname(). Looked up at the first sample,
- * since a pipe delivers the feature as a record.
+ * since a pipe delivers the feature as a record. NULL: not unwound.
  */
 static const struct pd_unwind_arch *unwind_arch(struct pd_unwinder *u)
 {
 	const struct pd_features *f;
-	const struct pd_unwind_arch *a;
 	const char *name = NULL;
 
 	if (u->arch_known)
@@ -202,17 +226,10 @@ static const struct pd_unwind_arch *unwind_arch(struct pd_unwinder *u)
 		name = f->arch;
 	else
 		name = host_arch(u);
-	a = pd__unwind_arch(name);
-	/* perf 6.1 on x86_64 links libunwind-x86_64 alone */
-	if (a && !u->o.all_arches && strcmp(a->name, "x86_64"))
-		a = NULL;
-	if (!arch_init(&u->arch, a)) {
-		pd__warn(&u->log, "DWARF unwinding of %s samples is not supported: user stacks left out",
-			 name ? name : "unknown-architecture");
-		u->warned_arch = true;
+	u->arch_name = name;
+	if (!arch_init(&u->arch, pd__unwind_arch(name)))
 		return NULL;
-	}
-	if (u->arch.a->compat && u->o.all_arches)
+	if (u->arch.a->compat)
 		arch_init(&u->arch32, pd__unwind_arch(u->arch.a->compat));
 	return u->arch.a;
 }
@@ -272,6 +289,7 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 		space_clear(&u->spaces[i]);
 	free(u->spaces);
 	free(u->ips);
+	free(u->chain);
 	if (u->arch.elf)
 		elf_end(u->arch.elf);
 	if (u->arch32.elf)
@@ -375,7 +393,8 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 			c->first_regs[i] = w;
 			c->first_regs_set |= 1ULL << i;
 		}
-		dwfl_thread_state_register_pc(thread, c->g.new_pc);
+		dwfl_thread_state_register_pc(thread, c->resume_ret ?
+						  c->g.new_pc - 1 : c->g.new_pc);
 		return true;
 	}
 	/* only the registers the sample has: libdw fails a frame that
@@ -841,8 +860,52 @@ static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
 	c->g.pc = pc;
 	c->g.read = guess_read;
 	c->g.ctx = c;
+	c->g.first = c->n == 1;
 	frame_regs(c, state);
 	c->guessed = a->guess(&c->g);
+	c->resume_ret = c->g.new_pc_is_return;
+}
+
+/*
+ * A return address signed by pointer authentication, without its code:
+ * the address below the user space VA size (48 bits), or 52 for a
+ * process that asked for larger addresses, where a map holds it; pc
+ * itself otherwise (unsigned, or nothing there either way).
+ */
+static uint64_t strip_pac(struct uw_ctx *c, uint64_t pc)
+{
+	unsigned int bits = c->a->pac_va_bits;
+	uint64_t s;
+
+	if (!bits || !(pc >> bits))
+		return pc;
+	s = pd__unwind_strip_pac(pc, bits);
+	if (pd__maps_find(c->sp->maps, s))
+		return s;
+	s = pd__unwind_strip_pac(pc, 52);
+	if (s != pc && pd__maps_find(c->sp->maps, s))
+		return s;
+	return pc;
+}
+
+/*
+ * libdw's frame at state came with a signed return address: go on from
+ * the same frame, its registers as libdw has them, at the address
+ * stripped (libdw cannot be told a frame's pc).
+ */
+static int resume_stripped(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+{
+	unsigned int i;
+
+	memset(&c->g, 0, sizeof(c->g));
+	frame_regs(c, state);
+	for (i = 0; i < c->a->nr_dwarf; i++)
+		c->g.new_regs[i] = c->g.regs[i];
+	c->g.new_regs_set = c->g.regs_set;
+	c->g.new_pc = pc;
+	c->guessed = true;
+	c->resume_ret = true;
+	return DWARF_CB_ABORT;
 }
 
 /* Why a frame at addr cannot be stepped from: its map, file or tables. */
@@ -884,6 +947,10 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	c->pass_n++;
+	if (c->pass_n == 1 && c->resume_ret)
+		pc++;	/* given to libdw as pc - 1 */
+	else if (c->pass_n > 1 && strip_pac(c, pc) != pc)
+		return resume_stripped(c, state, strip_pac(c, pc));
 	ip = &c->ips[c->n];
 	ip->pc = pc;
 	/*
@@ -903,6 +970,14 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	m = space_module(c, ip->activation ? pc : pc - 1);
 	if (!m || !m->has_tables) {
 		no_tables(c, ip->activation ? pc : pc - 1, m);
+		/*
+		 * libunwind on aarch64 falls back to the link register
+		 * whatever failed (on x86_64 only a missing table entry
+		 * does); a pc outside every map it first replaces with
+		 * the link register, then steps: not reproduced
+		 */
+		if (c->a->guess_any_failure && c->stop != PD_UNWIND_STOP_NO_MAP)
+			guess_step(c, state, pc);
 		return DWARF_CB_ABORT;
 	}
 	c->read_failed = false;
@@ -984,8 +1059,13 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 	}
 	u->last_stop = PD_UNWIND_STOP_ARCH;
 	a = unwind_arch(u);
-	if (!a)
+	if (!a) {
+		if (!u->warned_arch)
+			pd__warn(&u->log, "DWARF unwinding of %s samples is not supported: user stacks left out",
+				 u->arch_name ? u->arch_name : "unknown-architecture");
+		u->warned_arch = true;
 		return 0;
+	}
 	ua = &u->arch;
 	if (smp->user_regs.abi != a->abi && u->arch32.a &&
 	    smp->user_regs.abi == u->arch32.a->abi)
@@ -1096,16 +1176,183 @@ static int add_user_frame(struct pd_unwinder *u, struct pd_thread *t,
 	return n;
 }
 
+/*
+ * The arm64 perf's leaf caller of a frame-pointer sample
+ * (get_leaf_frame_caller_aarch64(), perf 6.1): libunwind's first step
+ * from the registers the sample has (the link register at least; the pc,
+ * when not recorded, is the callchain's first user entry, chain_pc; the
+ * stack pointer, when not recorded, 0), reading memory as access_mem()
+ * does without a stack copy. The caller as perf prints it (decremented
+ * unless it is a signal trampoline, as get_entries() does), 0 for none.
+ */
+static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
+			       const struct pd_sample *smp, uint64_t chain_pc)
+{
+	const struct pd_unwind_arch *a = u->arch.a;
+	struct pd_cfi_regs r = { .set = 0 };
+	struct uw_ctx c = { 0 };
+	Dwarf_Frame *frame = NULL;
+	struct uw_mod *m;
+	uint64_t val, pc, lr, caller = 0;
+	unsigned int i;
+	int step;
+
+	for (i = 0; i < a->nr_dwarf; i++) {
+		if (a->perf_reg[i] < 0)
+			continue;
+		if (!pd__unwind_reg(&smp->user_regs, a->perf_reg[i], &val)) {
+			r.val[i] = val;
+			r.set |= 1ULL << i;
+		} else if (a->perf_reg[i] == a->perf_sp) {
+			r.val[i] = 0;
+			r.set |= 1ULL << i;
+		}
+	}
+	if (pd__unwind_reg(&smp->user_regs, a->perf_ip, &pc))
+		pc = chain_pc;
+	lr = r.val[a->dwarf_ra];
+	c.u = u;
+	c.a = a;
+	c.smp = smp;
+	for (i = 0; i < a->nr_dwarf; i++)
+		if (a->perf_reg[i] == a->perf_sp)
+			c.stack_lo = r.val[i];
+	/* perf's stack copy is the sample's, which has none */
+	c.stack_hi = c.stack_lo;
+	c.sp = space_get(u, pd__thread_maps(t), &u->arch);
+	if (!c.sp)
+		return 0;
+	c.sp->cur = &c;
+	/*
+	 * unw_step(): the code at pc tells a signal trampoline, whose
+	 * frame is read from the stack (not copied: no caller); a pc that
+	 * does not read is taken to be the link register
+	 */
+	if (perf_access_mem(&c, pc, &val) < 0)
+		pc = lr;
+	else if (is_sigreturn(&c, pc))
+		goto out;
+	m = space_module(&c, pc);
+	if (m && m->has_tables && perf_finds_tables(c.sp, m))
+		frame = cfi_frame(c.sp, pc);
+	step = pd__unwind_cfi_caller(frame, &r, guess_read, &c, &caller);
+	free(frame);
+	if (step == PD_CFI_FALLBACK)
+		caller = lr;
+	else if (step == PD_CFI_FAIL)
+		caller = 0;
+	if (caller) {
+		caller = strip_pac(&c, caller);
+		if (!is_sigreturn(&c, caller))
+			caller--;
+	}
+out:
+	c.sp->cur = NULL;
+	return caller;
+}
+
+/*
+ * Whether perf script takes the callchains for frame-pointer ones: by
+ * the sample types of all the events together (callchain_param_setup()),
+ * DWARF when they have user registers and stack, LBR with branch stacks.
+ */
+static bool fp_mode(struct pd_unwinder *u, const struct pd_sample *smp)
+{
+	uint64_t dwarf = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+	size_t i, n = u->r ? pd_reader__nr_evsels(u->r) : 0;
+	uint64_t st;
+
+	if (n != u->nr_evsels) {
+		u->combined_type = 0;
+		for (i = 0; i < n; i++) {
+			const struct pd_evsel *e = pd_reader__evsel(u->r, i);
+
+			if (e)
+				u->combined_type |= e->attr.sample_type;
+		}
+		u->nr_evsels = n;
+	}
+	st = u->combined_type | smp->sample_type;
+	return (st & dwarf) != dwarf && !(st & PD_SAMPLE_BRANCH_STACK);
+}
+
+/*
+ * The callchain of a frame-pointer sample as the arm64 perf resolves it
+ * (thread__resolve_callchain_sample(), perf 6.1): before each entry that
+ * follows PERF_CONTEXT_USER and the sampled pc, the leaf function's
+ * caller from the link register (fp_leaf_caller()), unless it is 0 or
+ * that entry itself, and unless max_stack entries came before; the
+ * kernel's frame-pointer walk misses that caller while the leaf has not
+ * yet pushed its frame record. The sample's own registers must hold the
+ * link register (perf record adds it to -g on arm64). Returns ev, or
+ * copy with its callchain in u->chain; *added: the entries inserted.
+ */
+static const struct pd_event *with_leaf_caller(struct pd_unwinder *u,
+					       struct pd_thread *t,
+					       const struct pd_event *ev,
+					       struct pd_event *copy, int lim,
+					       int *added)
+{
+	const struct pd_sample *smp = &ev->u.sample;
+	const uint64_t *ips = smp->callchain.ips;
+	uint64_t nr = smp->callchain.nr, j, k = 0, val;
+	const struct pd_unwind_arch *a;
+	int entries = 0;
+
+	*added = 0;
+	if (!(smp->sample_type & PD_SAMPLE_CALLCHAIN) || nr < 3 || !ips)
+		return ev;
+	a = unwind_arch(u);
+	if (!a || !a->fp_leaf_caller || smp->user_regs.abi != a->abi ||
+	    pd__unwind_reg(&smp->user_regs, a->perf_reg[a->dwarf_ra], &val) ||
+	    !fp_mode(u, smp))
+		return ev;
+	/* at most one entry inserted per entry */
+	if (2 * nr > u->chain_cap) {
+		size_t cap = 2 * nr;
+		uint64_t *v = realloc(u->chain, cap * sizeof(*v));
+
+		if (!v)
+			return ev;
+		u->chain = v;
+		u->chain_cap = cap;
+	}
+	for (j = 0; j < nr; j++) {
+		if (j >= 2 && ips[j - 2] == PD_CONTEXT_USER && entries < lim) {
+			uint64_t caller = fp_leaf_caller(u, t, smp, ips[j - 1]);
+
+			if (caller && caller != ips[j]) {
+				u->chain[k++] = caller;
+				(*added)++;
+			}
+		}
+		if (ips[j] < PD_CONTEXT_MAX)
+			entries++;
+		u->chain[k++] = ips[j];
+	}
+	if (!*added)
+		return ev;
+	*copy = *ev;
+	copy->u.sample.callchain.ips = u->chain;
+	copy->u.sample.callchain.nr = k;
+	return copy;
+}
+
 PD_EXPORT int pd_unwinder__sample_frames(struct pd_unwinder *u,
 					 struct pd_thread *t,
 					 const struct pd_event *ev,
 					 struct pd_frame *frames, int max)
 {
 	struct pd_unwind_ip *ips = u->ips;
-	int n, k, i, lim;
+	struct pd_event copy;
+	const struct pd_event *chain_ev;
+	int n, k, i, lim, added;
 
 	lim = max < u->o.max_stack ? max : u->o.max_stack;
-	n = pd_session__sample_frames(u->s, t, ev, frames, lim);
+	chain_ev = with_leaf_caller(u, t, ev, &copy, lim, &added);
+	/* perf's max_stack counts the callchain's own entries */
+	n = pd_session__sample_frames(u->s, t, chain_ev, frames,
+				      lim + added < max ? lim + added : max);
 	/* perf unwinds only samples it resolves a callchain for */
 	if (n < 0 || n >= max || !pd_unwinder__wants(ev) ||
 	    !(ev->u.sample.sample_type & PD_SAMPLE_CALLCHAIN))

@@ -108,6 +108,44 @@ static void test_guess(void)
 	CHECK(!pd__unwind_guess_x86_64(&g), "guess: sigreturn ends the chain");
 }
 
+static void test_aarch64(void)
+{
+	const struct pd_unwind_arch *a = pd__unwind_arch("aarch64");
+	struct pd_unwind_guess g;
+
+	CHECK(a && a->guess && a->guess_any_failure && a->pac_va_bits == 48 &&
+	      a->fp_leaf_caller && a->dwarf_ra == 30,
+	      "aarch64: link register fallback, PAC below 48 bits, FP leaf caller");
+	CHECK(pd__unwind_strip_pac(0x003f0000004005d4ULL, 48) == 0x4005d4 &&
+	      pd__unwind_strip_pac(0xff7f0000004005d4ULL, 48) == 0x4005d4 &&
+	      pd__unwind_strip_pac(0x0000ffff8a2b1c04ULL, 48) == 0xffff8a2b1c04ULL &&
+	      pd__unwind_strip_pac(0x00700fff8a2b1c04ULL, 52) == 0xfff8a2b1c04ULL &&
+	      pd__unwind_strip_pac(0x12345678ULL, 0) == 0x12345678ULL,
+	      "PAC: bits from the VA size up cleared (top byte too), none at 0");
+	memset(&g, 0, sizeof(g));
+	g.pc = 0x400100;
+	g.first = true;
+	g.regs[29] = 0x7ff0;
+	g.regs[30] = 0x400234;
+	g.regs[31] = 0x7fe0;
+	g.regs_set = (1ULL << 29) | (1ULL << 30) | (1ULL << 31);
+	CHECK(pd__unwind_guess_aarch64(&g) && g.new_pc == 0x400234 &&
+	      !g.new_pc_is_return &&
+	      g.new_regs_set == ((1ULL << 29) | (1ULL << 31)) &&
+	      g.new_regs[29] == 0x7ff0 && g.new_regs[31] == 0x7fe0,
+	      "aarch64 fallback from the first frame: pc = lr, looked up there, lr unknown after");
+	memset(&g.new_regs, 0, sizeof(g.new_regs));
+	g.new_regs_set = 0;
+	g.first = false;
+	CHECK(pd__unwind_guess_aarch64(&g) && g.new_pc_is_return,
+	      "aarch64 fallback from a caller: looked up at lr - 1");
+	g.regs_set &= ~(1ULL << 30);
+	CHECK(!pd__unwind_guess_aarch64(&g), "aarch64 fallback: lr unknown ends the chain");
+	g.regs_set |= 1ULL << 30;
+	g.regs[30] = 0;
+	CHECK(!pd__unwind_guess_aarch64(&g), "aarch64 fallback: lr 0 ends the chain, no frame");
+}
+
 static void test_regs(void)
 {
 	const struct pd_unwind_arch *a = pd__unwind_arch("x86_64");
@@ -182,8 +220,9 @@ static void test_samples(void)
 	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == -ENODATA,
 	      "no IP in the mask: perf drops the callchain");
 	sample(&ev, FULL_MASK, 1, sizeof(stack), sizeof(stack));
-	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 0,
-	      "32-bit ABI: not unwound (as perf 6.1; all_arches is off)");
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 1 &&
+	      ips[0].pc == 0x401234 && ips[0].activation,
+	      "32-bit ABI: unwound as i386 (no maps: the ip alone)");
 	sample(&ev, FULL_MASK, 2, sizeof(stack), sizeof(stack));
 	ev.u.sample.sample_type &= ~PD_SAMPLE_STACK_USER;
 	CHECK(!pd_unwinder__wants(&ev) &&
@@ -199,6 +238,7 @@ int main(void)
 {
 	test_regs();
 	test_guess();
+	test_aarch64();
 	test_samples();
 	return tap_done();
 }
