@@ -9,7 +9,8 @@
 #    prints the guest perf's perf script, frame for frame (for -g the
 #    leaf functions' callers the arm64 perf takes from the link register,
 #    which perf here leaves out); pd-fold folds as stackcollapse-perf.pl
-#    folds that text; pd-convert --to=script and pd-diff show the same;
+#    folds that text, from a pipe too; pd-convert --to=script and pd-diff
+#    show the same;
 #  - pd-unwind rewrites the DWARF samples into callchains this machine's
 #    perf prints as the guest perf printed its own unwinding;
 #  - pointer authentication: the pac-ret build's stacks (its return
@@ -52,6 +53,12 @@ for f in fp dwarf; do
 		perl "$PD_STACKCOLLAPSE" "$A64/$f.script" >"$tmp/want"
 		check "$f.data: pd-fold is stackcollapse-perf.pl itself" cmp -s "$tmp/want" "$tmp/got"
 	fi
+	# a pipe: the architecture and the events come as records
+	"$PD_BIN/pd-convert" -q --pipe "$A64/$f.data" -o "$tmp/pipe"
+	# shellcheck disable=SC2086
+	"$FOLD" -q $SYM - <"$tmp/pipe" >"$tmp/got"
+	check "$f.data as a pipe (pd-convert --pipe): pd-fold folds the same" \
+		cmp -s "$A64/$f.folded" "$tmp/got"
 	# shellcheck disable=SC2086
 	"$PD_BIN/pd-convert" -q --to=script $SYM "$A64/$f.data" -o "$tmp/conv"
 	check "$f.data: pd-convert --to=script is the arm64 perf's perf script" \
