@@ -35,10 +35,13 @@ struct pd_unwind_guess {
 	uint64_t new_regs[PD_UNWIND_MAX_DWARF_REGS];
 	uint64_t new_regs_set;
 	/*
-	 * new_pc's tables are looked up at new_pc - 1, as a return
-	 * address's; false: at new_pc itself
+	 * Where libunwind looks new_pc's tables up: at new_pc - 1, as a
+	 * return address's (new_pc_is_return), or at new_pc itself
+	 * (new_pc_exact); neither: x86_64's guess, whose resumed chain
+	 * libdw looks up at new_pc and we at new_pc - 1.
 	 */
 	bool new_pc_is_return;
+	bool new_pc_exact;
 };
 
 struct pd_unwind_arch {

@@ -50,6 +50,7 @@ bool pd__unwind_guess_aarch64(struct pd_unwind_guess *g)
 	 * so its caller is looked up at the link register itself.
 	 */
 	g->new_pc_is_return = !g->first;
+	g->new_pc_exact = g->first;
 	return true;
 }
 

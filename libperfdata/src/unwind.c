@@ -127,6 +127,8 @@ struct uw_ctx {
 	 * it looks the tables up where it would for a caller
 	 */
 	bool resume_ret;
+	/* ... or is looked up at pc itself, as libunwind would */
+	bool resume_exact;
 	struct pd_unwind_guess g;
 	/* where the current pass of libdw started: its registers, and how
 	 * many frames it has given (see frame_regs()) */
@@ -864,6 +866,7 @@ static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
 	frame_regs(c, state);
 	c->guessed = a->guess(&c->g);
 	c->resume_ret = c->g.new_pc_is_return;
+	c->resume_exact = c->g.new_pc_exact;
 }
 
 /*
@@ -905,6 +908,7 @@ static int resume_stripped(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
 	c->g.new_pc = pc;
 	c->guessed = true;
 	c->resume_ret = true;
+	c->resume_exact = false;
 	return DWARF_CB_ABORT;
 }
 
@@ -943,6 +947,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	struct pd_unwind_ip *ip;
 	struct uw_mod *m;
 	Dwarf_Addr pc;
+	uint64_t at;
 
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
@@ -966,10 +971,12 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		c->stop = PD_UNWIND_STOP_MAX;
 		return DWARF_CB_ABORT;
 	}
+	/* where libunwind looks the frame's tables up (as libdw does) */
+	at = ip->activation || (c->pass_n == 1 && c->resume_exact) ? pc : pc - 1;
 	/* the next step needs this frame's unwind tables (find_proc_info) */
-	m = space_module(c, ip->activation ? pc : pc - 1);
+	m = space_module(c, at);
 	if (!m || !m->has_tables) {
-		no_tables(c, ip->activation ? pc : pc - 1, m);
+		no_tables(c, at, m);
 		/*
 		 * libunwind on aarch64 falls back to the link register
 		 * whatever failed (on x86_64 only a missing table entry
@@ -988,8 +995,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * guesses the caller from the frame pointer, and so do we, then
 	 * resume with libdw from the guessed frame.
 	 */
-	if (!perf_finds_tables(c->sp, m) ||
-	    !has_fde(c->sp, ip->activation ? pc : pc - 1)) {
+	if (!perf_finds_tables(c->sp, m) || !has_fde(c->sp, at)) {
 		guess_step(c, state, pc);
 		return DWARF_CB_ABORT;
 	}

@@ -130,14 +130,15 @@ static void test_aarch64(void)
 	g.regs[31] = 0x7fe0;
 	g.regs_set = (1ULL << 29) | (1ULL << 30) | (1ULL << 31);
 	CHECK(pd__unwind_guess_aarch64(&g) && g.new_pc == 0x400234 &&
-	      !g.new_pc_is_return &&
+	      !g.new_pc_is_return && g.new_pc_exact &&
 	      g.new_regs_set == ((1ULL << 29) | (1ULL << 31)) &&
 	      g.new_regs[29] == 0x7ff0 && g.new_regs[31] == 0x7fe0,
 	      "aarch64 fallback from the first frame: pc = lr, looked up there, lr unknown after");
 	memset(&g.new_regs, 0, sizeof(g.new_regs));
 	g.new_regs_set = 0;
 	g.first = false;
-	CHECK(pd__unwind_guess_aarch64(&g) && g.new_pc_is_return,
+	CHECK(pd__unwind_guess_aarch64(&g) && g.new_pc_is_return &&
+	      !g.new_pc_exact,
 	      "aarch64 fallback from a caller: looked up at lr - 1");
 	g.regs_set &= ~(1ULL << 30);
 	CHECK(!pd__unwind_guess_aarch64(&g), "aarch64 fallback: lr unknown ends the chain");
