@@ -5,9 +5,14 @@
  * copy, registers without ip or sp), a sample of a process with no maps
  * (the ip alone), and libunwind's frame-pointer and PLT guesses.
  */
+#include <elfutils/libdw.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <perfdata/format.h>
 #include <perfdata/session.h>
@@ -15,6 +20,7 @@
 
 #include "tap.h"
 #include "unwind-arch.h"
+#include "unwind-arm64.h"
 
 #define FULL_MASK	0xff0fffULL	/* perf's x86_64 user regs: no DS-GS */
 
@@ -147,6 +153,92 @@ static void test_aarch64(void)
 	CHECK(!pd__unwind_guess_aarch64(&g), "aarch64 fallback: lr 0 ends the chain, no frame");
 }
 
+static int stack_read(void *ctx, uint64_t addr, uint64_t *val)
+{
+	/* one word of stack at 0x7000: the caller's saved lr at 0x7008 */
+	if (addr != 0x7008)
+		return -1;
+	*val = 0x400374;
+	return 0;
+}
+
+/* libunwind's step on aarch64 from a row of a real program's CFI */
+static int cfi_step(Dwarf_CFI *cfi, uint64_t pc, struct pd_cfi_regs *r,
+		    uint64_t *caller)
+{
+	Dwarf_Frame *frame = NULL;
+	int ret;
+
+	if (dwarf_cfi_addrframe(cfi, pc, &frame))
+		frame = NULL;
+	ret = pd__unwind_cfi_caller(frame, r, stack_read, NULL, caller);
+	free(frame);
+	return ret;
+}
+
+/*
+ * testdata/arm64/bin/leafcalls (gcc -O2 -fno-omit-frame-pointer, static
+ * at 0x400000): _start 0x4001b0 (x30 undefined), spin 0x4002b0 (a leaf:
+ * no frame record, CFA sp+16 from 0x4002b8, x30 in place), descend
+ * 0x400340 (stp x29, x30 at 0x400340: CFA sp+16, x30 at CFA-8 from
+ * 0x400344)
+ */
+static void test_arm64_cfi(void)
+{
+	const char *top = getenv("PD_TOP");
+	struct pd_cfi_regs r;
+	char path[4096];
+	Dwarf_CFI *cfi = NULL;
+	uint64_t caller;
+	Elf *elf = NULL;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/testdata/arm64/bin/leafcalls",
+		 top ? top : ".");
+	fd = open(path, O_RDONLY);
+	elf_version(EV_CURRENT);
+	if (fd >= 0)
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf)
+		cfi = dwarf_getcfi_elf(elf);
+	if (!cfi) {
+		printf("ok %d # skip %s: no aarch64 program to read CFI from\n",
+		       ++tap_n, path);
+		goto out;
+	}
+	memset(&r, 0, sizeof(r));
+	r.val[30] = 0x400320;	/* lr: in via_a */
+	r.set = 1ULL << 30 | 1ULL << 31;	/* sp 0: not recorded */
+	CHECK(cfi_step(cfi, 0x4002b0, &r, &caller) == PD_CFI_CALLER &&
+	      caller == 0x400320, "leaf at entry: the caller is the link register");
+	CHECK(cfi_step(cfi, 0x4002d0, &r, &caller) == PD_CFI_CALLER &&
+	      caller == 0x400320, "leaf with no frame record: the link register");
+	CHECK(cfi_step(cfi, 0x400340, &r, &caller) == PD_CFI_CALLER &&
+	      caller == 0x400320, "non-leaf before its stp: the link register");
+	CHECK(cfi_step(cfi, 0x400348, &r, &caller) == PD_CFI_FAIL,
+	      "non-leaf after its stp, no stack: the saved lr does not read, no caller");
+	r.val[31] = 0x7000;
+	CHECK(cfi_step(cfi, 0x400348, &r, &caller) == PD_CFI_CALLER &&
+	      caller == 0x400374, "non-leaf after its stp: the lr saved at CFA - 8");
+	CHECK(cfi_step(cfi, 0x4001b0, &r, &caller) == PD_CFI_CALLER &&
+	      caller == 0, "_start: x30 undefined, the outermost frame");
+	CHECK(cfi_step(cfi, 0x300000, &r, &caller) == PD_CFI_FALLBACK,
+	      "no CFI for the pc: libunwind's link register fallback");
+	r.set = 1ULL << 31;
+	CHECK(cfi_step(cfi, 0x4002b0, &r, &caller) == PD_CFI_FAIL,
+	      "leaf without the link register recorded: no caller");
+	r.set = 1ULL << 30;
+	CHECK(cfi_step(cfi, 0x4002b0, &r, &caller) == PD_CFI_FALLBACK,
+	      "CFA from a register the sample lacks: the link register fallback");
+out:
+	if (cfi)
+		dwarf_cfi_end(cfi);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
 static void test_regs(void)
 {
 	const struct pd_unwind_arch *a = pd__unwind_arch("x86_64");
@@ -240,6 +332,7 @@ int main(void)
 	test_regs();
 	test_guess();
 	test_aarch64();
+	test_arm64_cfi();
 	test_samples();
 	return tap_done();
 }
