@@ -115,6 +115,7 @@ static const struct pd_unwind_arch arches[] = {
 		.sigreturn_len = sizeof(aarch64_sigreturn),
 		.guess = pd__unwind_guess_aarch64,
 		.guess_any_failure = true,
+		.sigframe = pd__unwind_sigframe_aarch64,
 		.pac_va_bits = 48,
 		.fp_leaf_caller = true,
 	},

@@ -74,6 +74,12 @@ struct pd_unwind_arch {
 	/* ... and when the frame's file is missing or has no tables */
 	bool guess_any_failure;
 	/*
+	 * libunwind's own step from a signal trampoline (the frame whose
+	 * code is sigreturn), which is then printed undecremented; NULL:
+	 * the tables step, and the frame after it is the undecremented one
+	 */
+	bool (*sigframe)(struct pd_unwind_guess *g);
+	/*
 	 * Return addresses may carry a pointer authentication code above
 	 * this many address bits (aarch64's user space: 48); 0: never.
 	 */
@@ -95,6 +101,8 @@ const struct pd_unwind_arch *pd__unwind_arch(const char *name);
 bool pd__unwind_guess_x86_64(struct pd_unwind_guess *g);
 /* aarch64 (unwind-arm64.c): the link register, when it is known */
 bool pd__unwind_guess_aarch64(struct pd_unwind_guess *g);
+/* aarch64: the context a signal interrupted, from the trampoline's frame */
+bool pd__unwind_sigframe_aarch64(struct pd_unwind_guess *g);
 
 /*
  * A user space code address without its pointer authentication code:

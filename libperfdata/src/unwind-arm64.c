@@ -17,6 +17,12 @@
  *   register above; a failure reading the return address (the link
  *   register's new location) fails the fallback as well, and the chain
  *   ends.
+ * - a frame whose code is the signal trampoline (the vDSO's
+ *   __kernel_rt_sigreturn) is printed as it is, not decremented, and
+ *   its caller is the interrupted context, every register read from the
+ *   sigcontext the kernel left on the stack (aarch64_handle_signal_frame());
+ *   that frame is decremented like any caller (unw_is_signal_frame()
+ *   says no for it), though its tables are looked up at its pc.
  * Where libunwind 1.6.2 is wrong for code built with pointer
  * authentication (-mbranch-protection=pac-ret), we are not: it stops at
  * DW_CFA_AARCH64_negate_ra_state (an "unexpected opcode", so every step
@@ -51,6 +57,46 @@ bool pd__unwind_guess_aarch64(struct pd_unwind_guess *g)
 	 */
 	g->new_pc_is_return = !g->first;
 	g->new_pc_exact = g->first;
+	return true;
+}
+
+/*
+ * The kernel's struct rt_sigframe at the trampoline's stack pointer:
+ * siginfo (128 bytes), then the ucontext, whose uc_mcontext (struct
+ * sigcontext: fault_address, x0-x30, sp, pc, pstate) is at 176
+ * (arch/arm64/kernel/signal.c, include/uapi/asm/ucontext.h and
+ * sigcontext.h).
+ */
+#define SIGFRAME_SC		(128 + 176)
+#define SC_X0			8
+#define SC_SP			(8 + 31 * 8)
+#define SC_PC			(SC_SP + 8)
+
+bool pd__unwind_sigframe_aarch64(struct pd_unwind_guess *g)
+{
+	uint64_t sp, sc, w;
+	unsigned int i;
+
+	if (!(g->regs_set & (1ULL << A64_SP)))
+		return false;
+	sp = g->regs[A64_SP];
+	/* libunwind reads the word at the CFA first, and gives up without */
+	if (g->read(g->ctx, sp, &w) < 0)
+		return false;
+	sc = sp + SIGFRAME_SC;
+	for (i = 0; i <= A64_LR; i++)
+		if (g->read(g->ctx, sc + SC_X0 + 8 * i, &w) >= 0) {
+			g->new_regs[i] = w;
+			g->new_regs_set |= 1ULL << i;
+		}
+	if (g->read(g->ctx, sc + SC_SP, &w) >= 0) {
+		g->new_regs[A64_SP] = w;
+		g->new_regs_set |= 1ULL << A64_SP;
+	}
+	if (g->read(g->ctx, sc + SC_PC, &g->new_pc) < 0 || !g->new_pc)
+		return false;
+	/* looked up at the pc itself; printed decremented all the same */
+	g->new_pc_exact = true;
 	return true;
 }
 

@@ -64,6 +64,7 @@
 #define DEFAULT_MAX_STACK	127	/* perf's PERF_MAX_STACK_DEPTH */
 #define DEFAULT_MAX_CACHED	16
 #define MAX_INLINE		64
+#define MAX_STRAYS		8
 /* reads this far above the stack pointer are stack reads (8 MiB: the
  * default stack size limit) */
 #define STACK_SLACK		(8ULL << 20)
@@ -85,6 +86,22 @@ struct uw_mod {
 };
 
 struct uw_ctx;
+
+/*
+ * A file libdwfl cannot take: its map lies in the span of another
+ * module, between that one's segments (on arm64, with segments aligned to
+ * 64 KiB, the kernel puts the vdso in ld.so's gap). libdwfl finds the
+ * other module at its addresses, so it is read here, as perf's
+ * access_dso_mem() reads any mapped file.
+ */
+struct uw_stray {
+	struct pd_dso *dso;
+	int fd;
+	Elf *elf;
+	const uint8_t *raw;
+	size_t raw_size;
+	Dwarf_CFI *cfi;		/* its .eh_frame's, or NULL */
+};
 
 /* An architecture's registers and the ELF header libdw picks it by. */
 struct uw_arch {
@@ -153,6 +170,8 @@ struct pd_unwinder {
 	/* the sample types of the evsels, together (fp_mode()) */
 	uint64_t combined_type;
 	size_t nr_evsels;
+	struct uw_stray strays[MAX_STRAYS];
+	unsigned int nr_strays;
 	struct pd_unwind_ip *ips;	/* max_stack entries */
 	struct uw_space *spaces;
 	unsigned int nr_spaces;
@@ -289,6 +308,14 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 		return;
 	for (i = 0; i < u->nr_spaces; i++)
 		space_clear(&u->spaces[i]);
+	for (i = 0; i < u->nr_strays; i++) {
+		if (u->strays[i].cfi)
+			dwarf_cfi_end(u->strays[i].cfi);
+		if (u->strays[i].elf)
+			elf_end(u->strays[i].elf);
+		if (u->strays[i].fd >= 0)
+			close(u->strays[i].fd);
+	}
 	free(u->spaces);
 	free(u->ips);
 	free(u->chain);
@@ -316,6 +343,58 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 }
 
 static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr);
+static struct uw_mod *mod_of(struct uw_space *sp, Dwfl_Module *mod);
+
+/* The stray file of dso, opened once; NULL when it does not open. */
+static struct uw_stray *stray_file(struct pd_unwinder *u, struct pd_dso *dso)
+{
+	struct uw_stray *st;
+	unsigned int i;
+	size_t size = 0;
+
+	for (i = 0; i < u->nr_strays; i++)
+		if (u->strays[i].dso == dso)
+			return u->strays[i].raw ? &u->strays[i] : NULL;
+	if (u->nr_strays == MAX_STRAYS)
+		return NULL;
+	st = &u->strays[u->nr_strays++];
+	memset(st, 0, sizeof(*st));
+	st->dso = dso;
+	st->fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (st->fd >= 0)
+		st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
+	if (st->elf)
+		st->raw = (const uint8_t *)elf_rawfile(st->elf, &size);
+	st->raw_size = st->raw ? size : 0;
+	if (st->raw)
+		st->cfi = dwarf_getcfi_elf(st->elf);
+	return st->raw ? st : NULL;
+}
+
+/*
+ * The file mapped at addr when libdwfl has another module there (the
+ * gap case of struct uw_stray), with the map; else NULL.
+ */
+static struct uw_stray *stray_at(struct uw_ctx *c, uint64_t addr,
+				 struct pd_map **mapp)
+{
+	struct pd_map *map = pd__maps_find(c->sp->maps, addr);
+	Dwfl_Module *mod;
+	struct uw_mod *m;
+	struct pd_dso *dso;
+
+	if (!map || map->identity || !map->path)
+		return NULL;
+	dso = pd__session_map_dso(c->u->s, map);
+	if (!dso || dso->kind != PD_DSO_ELF || !dso->runtime)
+		return NULL;
+	mod = dwfl_addrmodule(c->sp->dwfl, addr);
+	m = mod ? mod_of(c->sp, mod) : NULL;
+	if (!m || m->dso == dso)
+		return NULL;
+	*mapp = map;
+	return stray_file(c->u, dso);
+}
 
 /*
  * perf's access_dso_mem(): a word of the file mapped at addr; 0, or -1
@@ -331,16 +410,27 @@ static int file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
 	struct uw_mod *m;
 	uint64_t off;
 
+	const uint8_t *raw = NULL;
+	size_t size = 0;
+
 	if (!map)
 		return -1;
 	m = space_module(c, addr);
 	off = addr - map->start + map->pgoff;
-	if (!m || !m->raw || off > m->raw_size ||
-	    m->raw_size - off < sizeof(*val)) {
+	if (m) {
+		raw = m->raw;
+		size = m->raw_size;
+	} else {
+		struct uw_stray *st = stray_at(c, addr, &map);
+
+		raw = st ? st->raw : NULL;
+		size = st ? st->raw_size : 0;
+	}
+	if (!raw || off > size || size - off < sizeof(*val)) {
 		*val = 0;
 		return 1;
 	}
-	memcpy(val, m->raw + off, sizeof(*val));
+	memcpy(val, raw + off, sizeof(*val));
 	return 0;
 }
 
@@ -869,6 +959,21 @@ static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
 	c->resume_exact = c->g.new_pc_exact;
 }
 
+/* libunwind's step from a signal trampoline's frame at pc (arch->sigframe) */
+static void sigframe_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+{
+	memset(&c->g, 0, sizeof(c->g));
+	c->g.pc = pc;
+	c->g.read = guess_read;
+	c->g.ctx = c;
+	frame_regs(c, state);
+	c->guessed = c->a->sigframe(&c->g);
+	c->resume_ret = false;
+	c->resume_exact = c->g.new_pc_exact;
+	if (!c->guessed)
+		c->stop = PD_UNWIND_STOP_MEMORY;
+}
+
 /*
  * A return address signed by pointer authentication, without its code:
  * the address below the user space VA size (48 bits), or 52 for a
@@ -948,6 +1053,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	struct uw_mod *m;
 	Dwarf_Addr pc;
 	uint64_t at;
+	bool sig;
 
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
@@ -964,11 +1070,16 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * from a signal context: the one the signal interrupted, an exact
 	 * pc; the trampoline itself is decremented like a return address.
 	 */
-	ip->activation = c->n == 0 || c->after_sigreturn;
-	c->after_sigreturn = is_sigreturn(c, pc);
+	sig = is_sigreturn(c, pc);
+	ip->activation = c->n == 0 || (c->a->sigframe ? sig : c->after_sigreturn);
+	c->after_sigreturn = sig;
 	c->n++;
 	if (c->n >= c->max) {
 		c->stop = PD_UNWIND_STOP_MAX;
+		return DWARF_CB_ABORT;
+	}
+	if (sig && c->a->sigframe) {
+		sigframe_step(c, state, pc);
 		return DWARF_CB_ABORT;
 	}
 	/* where libunwind looks the frame's tables up (as libdw does) */
@@ -1239,8 +1350,17 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 	else if (is_sigreturn(&c, pc))
 		goto out;
 	m = space_module(&c, pc);
-	if (m && m->has_tables && perf_finds_tables(c.sp, m))
+	if (m && m->has_tables && perf_finds_tables(c.sp, m)) {
 		frame = cfi_frame(c.sp, pc);
+	} else if (!m) {
+		struct pd_map *map = NULL;
+		struct uw_stray *st = stray_at(&c, pc, &map);
+		uint64_t bias;
+
+		if (st && st->cfi && map_bias(a, st->elf, map, &bias) &&
+		    dwarf_cfi_addrframe(st->cfi, pc - bias, &frame))
+			frame = NULL;
+	}
 	step = pd__unwind_cfi_caller(frame, &r, guess_read, &c, &caller);
 	free(frame);
 	if (step == PD_CFI_FALLBACK)
