@@ -229,6 +229,13 @@ static bool better_fit(const struct fn_cand *best, const struct fn_cand *c,
 	return c->size < best->size;
 }
 
+/* An ARM ELF mapping symbol: "$a", "$d", "$t", "$x", maybe ".suffix" */
+static bool is_mapping_symbol(const char *name)
+{
+	return name && name[0] == '$' && name[1] && strchr("adtx", name[1]) &&
+	       (name[2] == '\0' || name[2] == '.');
+}
+
 /*
  * binutils' _bfd_elf_find_function(): the best fit (above) among the
  * function-like symbols of the section holding addr, in symbol table
@@ -242,11 +249,13 @@ static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr,
 	Elf_Data *data;
 	const char *best = NULL, *file = NULL, *best_file = NULL;
 	struct fn_cand bc = { 0 }, c;
-	bool sym_seen = false, file_after_sym = false;
+	bool sym_seen = false, file_after_sym = false, arm;
 	size_t i, nr, shndx = 0;
+	GElf_Ehdr eh;
 
-	if (!dw->sym_elf)
+	if (!dw->sym_elf || !gelf_getehdr(dw->sym_elf, &eh))
 		return NULL;
+	arm = eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64;
 	/* addr2line looks only in the section holding the address */
 	while ((scn = elf_nextscn(dw->sym_elf, scn))) {
 		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
@@ -295,6 +304,12 @@ static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr,
 		 * markers are not functions; other sizes 0 count as 1 */
 		if (!sym.st_size && local && type == STT_NOTYPE &&
 		    GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN)
+			continue;
+		/* nor, on arm and aarch64, the mapping symbols ($x, $d...
+		 * marking code and data: a .plt has only "$x") */
+		if (arm && local && type == STT_NOTYPE &&
+		    is_mapping_symbol(elf_strptr(dw->sym_elf, sh.sh_link,
+						 sym.st_name)))
 			continue;
 		c.off = sym.st_value;
 		c.size = sym.st_size ? sym.st_size : 1;
