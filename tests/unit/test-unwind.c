@@ -176,12 +176,38 @@ static int cfi_step(Dwarf_CFI *cfi, uint64_t pc, struct pd_cfi_regs *r,
 	return ret;
 }
 
+/* The address of function name in elf's symbol table, 0 if none. */
+static uint64_t sym_addr(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !data || !sh.sh_entsize)
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name))
+				return sym.st_value;
+		}
+	}
+	return 0;
+}
+
 /*
- * testdata/arm64/bin/leafcalls (gcc -O2 -fno-omit-frame-pointer, static
- * at 0x400000): _start 0x4001b0 (x30 undefined), spin 0x4002b0 (a leaf:
- * no frame record, CFA sp+16 from 0x4002b8, x30 in place), descend
- * 0x400340 (stp x29, x30 at 0x400340: CFA sp+16, x30 at CFA-8 from
- * 0x400344)
+ * testdata/arm64/bin/leafcalls (gcc -O2 -fno-omit-frame-pointer, static):
+ * _start (x30 undefined); spin, a leaf (no frame record: its CFA moves
+ * to sp+16 after its first instructions, x30 stays in place); descend,
+ * which begins with stp x29, x30 (then CFA sp+16, x30 at CFA-8)
  */
 static void test_arm64_cfi(void)
 {
@@ -189,7 +215,7 @@ static void test_arm64_cfi(void)
 	struct pd_cfi_regs r;
 	char path[4096];
 	Dwarf_CFI *cfi = NULL;
-	uint64_t caller;
+	uint64_t caller, start, spin, descend;
 	Elf *elf = NULL;
 	int fd;
 
@@ -206,29 +232,33 @@ static void test_arm64_cfi(void)
 		       ++tap_n, path);
 		goto out;
 	}
+	start = sym_addr(elf, "_start");
+	spin = sym_addr(elf, "spin");
+	descend = sym_addr(elf, "descend");
+	CHECK(start && spin && descend, "leafcalls: _start, spin, descend");
 	memset(&r, 0, sizeof(r));
 	r.val[30] = 0x400320;	/* lr: in via_a */
 	r.set = 1ULL << 30 | 1ULL << 31;	/* sp 0: not recorded */
-	CHECK(cfi_step(cfi, 0x4002b0, &r, &caller) == PD_CFI_CALLER &&
+	CHECK(cfi_step(cfi, spin, &r, &caller) == PD_CFI_CALLER &&
 	      caller == 0x400320, "leaf at entry: the caller is the link register");
-	CHECK(cfi_step(cfi, 0x4002d0, &r, &caller) == PD_CFI_CALLER &&
+	CHECK(cfi_step(cfi, spin + 0x20, &r, &caller) == PD_CFI_CALLER &&
 	      caller == 0x400320, "leaf with no frame record: the link register");
-	CHECK(cfi_step(cfi, 0x400340, &r, &caller) == PD_CFI_CALLER &&
+	CHECK(cfi_step(cfi, descend, &r, &caller) == PD_CFI_CALLER &&
 	      caller == 0x400320, "non-leaf before its stp: the link register");
-	CHECK(cfi_step(cfi, 0x400348, &r, &caller) == PD_CFI_FAIL,
+	CHECK(cfi_step(cfi, descend + 8, &r, &caller) == PD_CFI_FAIL,
 	      "non-leaf after its stp, no stack: the saved lr does not read, no caller");
 	r.val[31] = 0x7000;
-	CHECK(cfi_step(cfi, 0x400348, &r, &caller) == PD_CFI_CALLER &&
+	CHECK(cfi_step(cfi, descend + 8, &r, &caller) == PD_CFI_CALLER &&
 	      caller == 0x400374, "non-leaf after its stp: the lr saved at CFA - 8");
-	CHECK(cfi_step(cfi, 0x4001b0, &r, &caller) == PD_CFI_CALLER &&
+	CHECK(cfi_step(cfi, start, &r, &caller) == PD_CFI_CALLER &&
 	      caller == 0, "_start: x30 undefined, the outermost frame");
 	CHECK(cfi_step(cfi, 0x300000, &r, &caller) == PD_CFI_FALLBACK,
 	      "no CFI for the pc: libunwind's link register fallback");
 	r.set = 1ULL << 31;
-	CHECK(cfi_step(cfi, 0x4002b0, &r, &caller) == PD_CFI_FAIL,
+	CHECK(cfi_step(cfi, spin, &r, &caller) == PD_CFI_FAIL,
 	      "leaf without the link register recorded: no caller");
 	r.set = 1ULL << 30;
-	CHECK(cfi_step(cfi, 0x4002b0, &r, &caller) == PD_CFI_FALLBACK,
+	CHECK(cfi_step(cfi, spin, &r, &caller) == PD_CFI_FALLBACK,
 	      "CFA from a register the sample lacks: the link register fallback");
 out:
 	if (cfi)
