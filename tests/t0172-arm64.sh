@@ -11,8 +11,9 @@
 #    the frame-pointer, DWARF and pac-ret frame-pointer recordings
 #    (stackcollapse-perf.pl run on the kept perf script text when
 #    PD_STACKCOLLAPSE names it, else its output kept at recording time),
-#    but where perf 6.1 repeats the sampled function of pac-ret code:
-#    there pd-fold prints the plain build's stack;
+#    but the leaf callers perf 6.1 adds wrongly to samples of pac-ret
+#    code (the sampled function repeated, or [unknown]): there pd-fold
+#    prints the plain build's stack;
 #  - the pac-ret build's DWARF recording unwinds (pd-fold, pd-unwind) to
 #    _start through the call tree the plain build's does.
 # See tests/arm64/checks.sh; what only the committed recordings are
