@@ -29,16 +29,17 @@ fi
 testdata_buildid_cache
 FOLD=$PD_BIN/pd-fold
 
-# same_script FILE NAME [--no-inline]
+# same_script FILE NAME [--no-inline] [PD-FOLD-OPTION]
 same_script() {
 	perf script -i "$(perf_readable "$1")" $3 2>/dev/null </dev/null |
 		callchain_blocks | frame_addrs_as_perf >"$tmp/want"
-	"$FOLD" --script $3 "$1" 2>"$tmp/err" | frame_addrs_as_perf >"$tmp/got"
+	# shellcheck disable=SC2086
+	"$FOLD" --script $3 $4 "$1" 2>"$tmp/err" | frame_addrs_as_perf >"$tmp/got"
 	if why=$(elsewhere_unwound "$1" "$tmp/err"); then
-		skip "$2${3:+ $3}: $why"
+		skip "$2${3:+ $3}${4:+ $4}: $why"
 		return 1
 	fi
-	check "$2${3:+ $3}: --script is perf script's callchains ($(grep -c '^$' "$tmp/want") samples, $(grep -c '(inlined)$' "$tmp/want") inlined lines)" \
+	check "$2${3:+ $3}${4:+ $4}: --script is perf script's callchains ($(grep -c '^$' "$tmp/want") samples, $(grep -c '(inlined)$' "$tmp/want") inlined lines)" \
 		cmp -s "$tmp/want" "$tmp/got"
 	diff "$tmp/want" "$tmp/got" | head -6
 }
@@ -89,6 +90,12 @@ for f in dwarf inl-dwarf; do
 	same_script "$TD/$f.data" "$f.data" || continue
 	same_script "$TD/$f.data" "$f.data" --no-inline
 	same_folds "$TD/$f.data" "$f.data"
+done
+# --jobs=2: a helper thread reads the file again and unwinds the samples
+# of five of every eight 64 KiB stretches of it (forced: by itself it
+# starts at 4 MiB)
+for f in dwarf threads-dwarf; do
+	same_script "$TD/$f.data" "$f.data" "" --jobs=2
 done
 
 # The samples really went through the unwinder: user frames down to
@@ -149,6 +156,10 @@ elif perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
 			cmp -s "$tmp/want" "$tmp/got"
 	fi
 	diff "$tmp/want" "$tmp/got" | head -6
+	"$FOLD" -q --script --jobs=2 "$tmp/fresh.data" 2>/dev/null |
+		frame_addrs_as_perf "$tmp/offpage" >"$tmp/got2"
+	check "fresh recording, --jobs=2 ($(($(stat -c %s "$tmp/fresh.data") / 65536 + 1)) stretches of 64 KiB): what pd-fold prints with one thread" \
+		cmp -s "$tmp/got" "$tmp/got2"
 else
 	skip "perf record does not work here (perf_event_paranoid?): no fresh recording"
 fi

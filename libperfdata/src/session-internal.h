@@ -16,4 +16,10 @@ struct pd_maps *pd__thread_maps(const struct pd_thread *t);
 /* The DSO of a user-space map, loaded on first use; NULL without one. */
 struct pd_dso *pd__session_map_dso(struct pd_session *s, struct pd_map *map);
 
+/* The session's one copy of str (lives as long as s); NULL on ENOMEM. */
+const char *pd__session_intern(struct pd_session *s, const char *str);
+
+/* The symbolizer the session was made with. */
+struct pd_symbolizer *pd__session_symbolizer(const struct pd_session *s);
+
 #endif /* PD_SESSION_INTERNAL_H */

@@ -788,6 +788,16 @@ static struct pd_dso *map_dso(struct pd_session *s, struct pd_map *map,
 	return map->dso;
 }
 
+const char *pd__session_intern(struct pd_session *s, const char *str)
+{
+	return intern(s, str);
+}
+
+struct pd_symbolizer *pd__session_symbolizer(const struct pd_session *s)
+{
+	return s->sym;
+}
+
 struct pd_maps *pd__thread_maps(const struct pd_thread *t)
 {
 	return t->maps;

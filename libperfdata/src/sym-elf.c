@@ -702,7 +702,7 @@ int sym_elf__load(struct pd_dso *d)
 	}
 	d->adjusted = true;
 	ret = load_segments(d, rt->elf);
-	if (ret)
+	if (ret || d->s->files_only)
 		goto out;
 	n = load_sym(d, syms, rt, &sv);
 	if (n == -ENOMEM) {

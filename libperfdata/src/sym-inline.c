@@ -30,6 +30,7 @@ struct sym_dwarf {
 	/* the binary itself: its symbols name what DWARF does not */
 	int sym_fd;
 	Elf *sym_elf;
+	struct sym_bfd_funcs *funcs;	/* its functions, indexed lazily */
 	/* the strings handed out live until the DSO is freed */
 	struct pd_arena names;
 	/* chains already resolved, by address (open addressing) */
@@ -53,6 +54,7 @@ void sym_inline__free(struct sym_dwarf *dw)
 		elf_end(dw->elf);
 	if (dw->fd >= 0)
 		close(dw->fd);
+	sym_bfd_funcs__free(dw->funcs);
 	if (dw->sym_elf)
 		elf_end(dw->sym_elf);
 	if (dw->sym_fd >= 0)
@@ -195,134 +197,19 @@ static bool name_is_linkage(Dwarf_Die *cu)
 }
 
 /*
- * binutils 2.40's choice between two symbols for an address (elf.c,
- * better_fit()): the closest start below it; a symbol that covers it over
- * one that does not (or, neither covering, the longer); among covering
- * ones an STT_FUNC over anything else (an IFUNC is not a function to
- * bfd), a typed symbol over STT_NOTYPE, then the smaller; the first
- * seen on a tie.
- */
-struct fn_cand {
-	uint64_t off, size;
-	unsigned int type;
-};
-
-static bool better_fit(const struct fn_cand *best, const struct fn_cand *c,
-		       uint64_t addr)
-{
-	bool cf, bf;
-
-	if (c->off > addr || c->off < best->off)
-		return false;
-	if (c->off > best->off)
-		return true;
-	if (best->off + best->size <= addr)
-		return c->size > best->size;
-	if (c->off + c->size <= addr)
-		return false;
-	cf = c->type == STT_FUNC;
-	bf = best->type == STT_FUNC;
-	if (cf != bf)
-		return cf;
-	if ((c->type == STT_NOTYPE) != (best->type == STT_NOTYPE))
-		return best->type == STT_NOTYPE;
-	return c->size < best->size;
-}
-
-/* An ARM ELF mapping symbol: "$a", "$d", "$t", "$x", maybe ".suffix" */
-static bool is_mapping_symbol(const char *name)
-{
-	return name && name[0] == '$' && name[1] && strchr("adtx", name[1]) &&
-	       (name[2] == '\0' || name[2] == '.');
-}
-
-/*
- * binutils' _bfd_elf_find_function(): the best fit (above) among the
- * function-like symbols of the section holding addr, in symbol table
- * order, with the file name of the STT_FILE before it.
+ * binutils' _bfd_elf_find_function() over the binary's symbols, with the
+ * file name of the STT_FILE before the symbol (sym-bfd-func.c).
  */
 static const char *elf_function_at(struct sym_dwarf *dw, uint64_t addr,
 				   const char **file_name_out)
 {
-	Elf_Scn *scn = NULL, *dyn = NULL;
-	GElf_Shdr sh;
-	Elf_Data *data;
-	const char *best = NULL, *file = NULL, *best_file = NULL;
-	struct fn_cand bc = { 0 }, c;
-	bool sym_seen = false, file_after_sym = false, arm;
-	size_t i, nr, shndx = 0;
-	GElf_Ehdr eh;
-
-	if (!dw->sym_elf || !gelf_getehdr(dw->sym_elf, &eh))
+	if (!dw->sym_elf)
 		return NULL;
-	arm = eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64;
-	/* addr2line looks only in the section holding the address */
-	while ((scn = elf_nextscn(dw->sym_elf, scn))) {
-		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) &&
-		    addr >= sh.sh_addr && addr < sh.sh_addr + sh.sh_size) {
-			shndx = elf_ndxscn(scn);
-			break;
-		}
-	}
-	if (!shndx)
+	if (!dw->funcs)
+		dw->funcs = sym_bfd_funcs__new(dw->sym_elf);
+	if (!dw->funcs)
 		return NULL;
-	scn = NULL;
-	/* addr2line reads .symtab, or .dynsym when there is none */
-	while ((scn = elf_nextscn(dw->sym_elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			break;
-		if (sh.sh_type == SHT_DYNSYM && !dyn)
-			dyn = scn;
-	}
-	if (!scn)
-		scn = dyn;
-	if (!scn || !gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
-	    !(data = elf_getdata(scn, NULL)))
-		return NULL;
-	nr = sh.sh_size / sh.sh_entsize;
-	for (i = 1; i < nr; i++) {
-		GElf_Sym sym;
-		unsigned int type;
-		bool local;
-
-		if (!gelf_getsym(data, (int)i, &sym))
-			break;
-		type = GELF_ST_TYPE(sym.st_info);
-		if (type == STT_FILE) {
-			file = elf_strptr(dw->sym_elf, sh.sh_link, sym.st_name);
-			file_after_sym |= sym_seen;
-			continue;
-		}
-		sym_seen = true;
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
-		    sym.st_shndx != shndx || !sym.st_name)
-			continue;
-		local = GELF_ST_BIND(sym.st_info) == STB_LOCAL;
-		/* bfd's maybe_function_sym(): annobin's hidden local
-		 * markers are not functions; other sizes 0 count as 1 */
-		if (!sym.st_size && local && type == STT_NOTYPE &&
-		    GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN)
-			continue;
-		/* nor, on arm and aarch64, the mapping symbols ($x, $d...
-		 * marking code and data: a .plt has only "$x") */
-		if (arm && local && type == STT_NOTYPE &&
-		    is_mapping_symbol(elf_strptr(dw->sym_elf, sh.sh_link,
-						 sym.st_name)))
-			continue;
-		c.off = sym.st_value;
-		c.size = sym.st_size ? sym.st_size : 1;
-		c.type = type;
-		if (best ? better_fit(&bc, &c, addr) : c.off <= addr) {
-			best = elf_strptr(dw->sym_elf, sh.sh_link, sym.st_name);
-			bc = c;
-			best_file = file && (local || !file_after_sym) ? file : NULL;
-		}
-	}
-	if (file_name_out)
-		*file_name_out = best_file;
-	return best;
+	return sym_bfd_funcs__find(dw->funcs, addr, file_name_out);
 }
 
 static const char *die_name(struct sym_dwarf *dw, Dwarf_Die *die,

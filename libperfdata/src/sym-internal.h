@@ -144,6 +144,9 @@ struct pd_symbolizer {
 	bool debuginfod_tried, debuginfod_quiet;
 	bool own_vdso_tried;
 	size_t hash_size, nr_dsos;
+	/* an unwinder's helper (unwind-ahead.c): an ELF DSO's files are
+	 * found, its symbols not read */
+	bool files_only;
 };
 
 /* A new DSO on the symbolizer's list (freed with it), not looked up by
@@ -226,6 +229,18 @@ char *sym_demangle(const char *name);
 char *sym_demangle_java(const char *name);
 /* C++ with parameters, as addr2line -C prints function names. */
 char *sym_demangle_params(const char *name);
+
+/*
+ * sym-bfd-func.c: binutils' choice of the function symbol holding addr in
+ * an ELF file (what addr2line names when DWARF does not), from an index
+ * of its symbols built once; the name and, into *file_name (may be NULL),
+ * the source file binutils gives with it. Both point into elf's data.
+ */
+struct sym_bfd_funcs;
+struct sym_bfd_funcs *sym_bfd_funcs__new(Elf *elf);
+const char *sym_bfd_funcs__find(const struct sym_bfd_funcs *f, uint64_t addr,
+				const char **file_name);
+void sym_bfd_funcs__free(struct sym_bfd_funcs *f);
 
 /* sym-inline.c */
 struct sym_dwarf;

@@ -27,6 +27,7 @@
 
 #include "reader-internal.h"
 #include "sym-internal.h"
+#include "unwind-ahead.h"
 #include "unwind-rewrite.h"
 
 #define BATCH		64
@@ -119,7 +120,6 @@ static unsigned int want_helpers(const struct pd_unwind_rewriter *rw)
 	uint64_t min = o->parallel_min_size ? o->parallel_min_size
 					    : DEFAULT_MIN_SIZE;
 	struct stat st;
-	long cpus;
 	int jobs = o->jobs;
 
 	if (!o->path || rw->r->opts.order != PD_ORDER_TIME)
@@ -127,8 +127,7 @@ static unsigned int want_helpers(const struct pd_unwind_rewriter *rw)
 	if (stat(o->path, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	if (jobs <= 0) {
-		cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		if (cpus < 2 || (uint64_t)st.st_size < min)
+		if ((uint64_t)st.st_size < min || !pd__uw_cpu_free())
 			return 0;
 		jobs = 2;
 	}

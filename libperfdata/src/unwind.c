@@ -58,6 +58,7 @@
 #include "internal.h"
 #include "session-internal.h"
 #include "sym-internal.h"
+#include "unwind-ahead.h"
 #include "unwind-arch.h"
 #include "unwind-arm64.h"
 
@@ -110,6 +111,18 @@ struct uw_arch {
 	unsigned char ehdr[sizeof(Elf64_Ehdr)];
 };
 
+/* What a pc's call frame information says, found once (cfi_facts()). */
+struct uw_cfi_fact {
+	uint64_t addr;
+	uint8_t flags;		/* UW_CFI_* */
+};
+
+#define UW_CFI_KNOWN	1
+#define UW_CFI_FDE	2	/* an FDE covers addr */
+#define UW_CFI_RA_UNDEF	4	/* ... and leaves the return address
+				 * undefined, or none does */
+#define UW_CFI_CACHE	1024	/* entries per space, direct mapped */
+
 struct uw_space {
 	struct pd_maps *maps;	/* a reference */
 	const struct uw_arch *arch;	/* the registers it was made for */
@@ -119,6 +132,19 @@ struct uw_space {
 	struct uw_mod *mods;
 	size_t nr_mods, cap_mods;
 	struct uw_ctx *cur;	/* the unwind under way */
+	/* by pc; emptied when a module is reported (it may change which
+	 * module holds a pc) */
+	struct uw_cfi_fact *cfi_cache;
+	/*
+	 * The last map looked up and the module found for it, while maps
+	 * and modules stay as they were: reads and frames come in runs
+	 * within one map.
+	 */
+	struct pd_map *hot_map;
+	uint64_t hot_gen;
+	size_t hot_nr_mods;
+	long hot_mod;		/* index into mods, or -1 */
+	bool mods_overlap;	/* two modules' ranges overlap */
 };
 
 struct uw_ctx {
@@ -180,6 +206,10 @@ struct pd_unwinder {
 	bool warned_frame_reg;
 	enum pd_unwind_stop last_stop;	/* of the last user_stack() */
 	const char *last_dso;
+	/* a helper unwinding ahead (opts.jobs), started on the first
+	 * stack to unwind */
+	struct pd__uw_ahead *ahead;
+	bool ahead_tried;
 };
 
 static const char *host_arch(struct pd_unwinder *u)
@@ -297,6 +327,7 @@ static void space_clear(struct uw_space *sp)
 		dwfl_end(sp->dwfl);
 	pd__maps_put(sp->maps);
 	free(sp->mods);
+	free(sp->cfi_cache);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -306,6 +337,7 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 
 	if (!u)
 		return;
+	pd__uw_ahead_stop(u->ahead);
 	for (i = 0; i < u->nr_spaces; i++)
 		space_clear(&u->spaces[i]);
 	for (i = 0; i < u->nr_strays; i++) {
@@ -344,6 +376,11 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 
 static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr);
 static struct uw_mod *mod_of(struct uw_space *sp, Dwfl_Module *mod);
+static struct pd_map *space_map(struct uw_space *sp, uint64_t addr);
+static struct uw_mod *map_module(struct uw_ctx *c, struct pd_map *map,
+				 uint64_t addr);
+static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
+				    uint64_t addr);
 
 /* The stray file of dso, opened once; NULL when it does not open. */
 static struct uw_stray *stray_file(struct pd_unwinder *u, struct pd_dso *dso)
@@ -406,7 +443,7 @@ static struct uw_stray *stray_at(struct uw_ctx *c, uint64_t addr,
  */
 static int file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
 {
-	struct pd_map *map = pd__maps_find(c->sp->maps, addr);
+	struct pd_map *map = space_map(c->sp, addr);
 	struct uw_mod *m;
 	uint64_t off;
 
@@ -415,7 +452,7 @@ static int file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
 
 	if (!map)
 		return -1;
-	m = space_module(c, addr);
+	m = map_module(c, map, addr);
 	off = addr - map->start + map->pgoff;
 	if (m) {
 		raw = m->raw;
@@ -646,14 +683,82 @@ static struct uw_mod *mod_of(struct uw_space *sp, Dwfl_Module *mod)
 	return *userdata ? &sp->mods[(uintptr_t)*userdata - 1] : NULL;
 }
 
+/* The map holding addr, or NULL. */
+static struct pd_map *space_map(struct uw_space *sp, uint64_t addr)
+{
+	struct pd_map *map = sp->hot_map;
+
+	if (map && sp->hot_gen == sp->maps->gen && addr >= map->start &&
+	    addr < map->end)
+		return map;
+	map = pd__maps_find(sp->maps, addr);
+	if (map) {
+		sp->hot_map = map;
+		sp->hot_gen = sp->maps->gen;
+		sp->hot_mod = -1;
+	}
+	return map;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
 /*
- * The reported file holding addr, reported now if needed; NULL when addr
- * has no map, the map no file, or the file no usable ELF image.
+ * map_module()'s answer again, for addr in the hot map: the module it
+ * found there last, when no module was reported since and none overlaps
+ * another (then the Dwfl finds that one for every address in its range).
  */
+static struct uw_mod *hot_module(struct uw_space *sp, struct pd_map *map,
+				 uint64_t addr)
+{
+	struct uw_mod *m;
+
+	if (map != sp->hot_map || sp->hot_gen != sp->maps->gen ||
+	    sp->hot_mod < 0 || sp->hot_nr_mods != sp->nr_mods ||
+	    sp->mods_overlap)
+		return NULL;
+	m = &sp->mods[sp->hot_mod];
+	return addr >= m->low && addr < m->high ? m : NULL;
+}
+
+/*
+ * The reported file holding addr (in map), reported now if needed; NULL
+ * when the map has no file, or the file no usable ELF image.
+ */
+static struct uw_mod *map_module(struct uw_ctx *c, struct pd_map *map,
+				 uint64_t addr)
+{
+	struct uw_mod *m = hot_module(c->sp, map, addr);
+
+	if (m)
+		return m;
+	m = report_module(c, map, addr);
+	if (m && map == c->sp->hot_map && c->sp->hot_gen == c->sp->maps->gen) {
+		c->sp->hot_mod = m - c->sp->mods;
+		c->sp->hot_nr_mods = c->sp->nr_mods;
+	}
+	return m;
+}
+
+/* As map_module(), for the map holding addr; NULL too without one. */
 static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
 {
+	struct pd_map *map = space_map(c->sp, addr);
+
+	return map ? map_module(c, map, addr) : NULL;
+}
+
+static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
+				    uint64_t addr)
+{
 	struct uw_space *sp = c->sp;
-	struct pd_map *map = pd__maps_find(sp->maps, addr);
 	struct pd_unwinder *u = c->u;
 	struct uw_mod *m;
 	Dwfl_Module *mod;
@@ -661,9 +766,10 @@ static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
 	uint64_t bias;
 	Dwarf_Addr low, high;
 	Elf *elf;
+	size_t i;
 	int fd;
 
-	if (!map || map->identity || !map->path)
+	if (map->identity || !map->path)
 		return NULL;
 	dso = pd__session_map_dso(u->s, map);
 	if (!dso || dso->kind != PD_DSO_ELF || !dso->runtime)
@@ -727,7 +833,13 @@ static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
 				 NULL);
 		*userdata = (void *)(uintptr_t)(sp->nr_mods + 1);
 	}
+	for (i = 0; i < sp->nr_mods; i++)
+		if (max_u64(m->low, sp->mods[i].low) <
+		    min_u64(m->high, sp->mods[i].high))
+			sp->mods_overlap = true;
 	sp->nr_mods++;
+	if (sp->cfi_cache)
+		memset(sp->cfi_cache, 0, UW_CFI_CACHE * sizeof(*sp->cfi_cache));
 	if (addr < m->low || addr >= m->high || dwfl_addrmodule(sp->dwfl, addr) != mod)
 		return NULL;
 	return m;
@@ -754,8 +866,15 @@ static bool space_current(struct pd_unwinder *u, struct uw_space *sp)
 
 			if (map->end <= m->low || map->start >= m->high)
 				continue;
+			/*
+			 * No file: space_module() answers NULL for its
+			 * addresses before asking the Dwfl, and frames there
+			 * are never stepped by libdw, so the module stays
+			 * good (a library's .bss map overlaps its module, and
+			 * the maps' gen moves with every mmap anywhere).
+			 */
 			if (map->identity || !map->path)
-				return false;
+				continue;
 			dso = pd__session_map_dso(u->s, map);
 			if (dso != m->dso)
 				return false;
@@ -872,39 +991,76 @@ static Dwarf_Frame *cfi_frame(struct uw_space *sp, uint64_t addr)
 	return NULL;
 }
 
-static bool has_fde(struct uw_space *sp, uint64_t addr)
+/*
+ * Whether an FDE covers addr, and whether the frame at addr ends the
+ * chain by its tables: its return address column says "undefined"
+ * (glibc's _start, clone3) or there is no FDE. libdw also ends a chain
+ * at a return address that reads as 0; libunwind does not, it gives that
+ * frame (printed as ffffffffffffffff) and stops after it. Both are asked
+ * of every frame and libdw decodes the FDE again to step: the answers are
+ * kept per pc.
+ */
+static uint8_t cfi_facts(struct uw_space *sp, const struct pd_unwind_arch *a,
+			 uint64_t addr)
 {
-	Dwarf_Frame *frame = cfi_frame(sp, addr);
+	struct uw_cfi_fact *e = NULL;
+	Dwarf_Frame *frame;
+	Dwarf_Op ops_mem[3], *ops = NULL;
+	size_t nops = 1;
+	uint8_t flags = UW_CFI_KNOWN;
 
-	free(frame);
-	return frame != NULL;
+	if (!sp->cfi_cache)
+		sp->cfi_cache = calloc(UW_CFI_CACHE, sizeof(*sp->cfi_cache));
+	if (sp->cfi_cache) {
+		e = &sp->cfi_cache[((addr * 0x9e3779b97f4a7c15ULL) >> 32) %
+				   UW_CFI_CACHE];
+		if (e->flags && e->addr == addr)
+			return e->flags;
+	}
+	frame = cfi_frame(sp, addr);
+	if (!frame) {
+		flags |= UW_CFI_RA_UNDEF;
+	} else {
+		flags |= UW_CFI_FDE;
+		if (!dwarf_frame_register(frame, a->dwarf_ra, ops_mem, &ops, &nops) &&
+		    !nops && ops == ops_mem)
+			flags |= UW_CFI_RA_UNDEF;
+		free(frame);
+	}
+	if (e) {
+		e->addr = addr;
+		e->flags = flags;
+	}
+	return flags;
 }
 
-/*
- * Whether the frame at addr ends the chain by its tables: its return
- * address column says "undefined" (glibc's _start, clone3). libdw also
- * ends a chain at a return address that reads as 0; libunwind does not,
- * it gives that frame (printed as ffffffffffffffff) and stops after it.
- */
+static bool has_fde(struct uw_space *sp, const struct pd_unwind_arch *a,
+		    uint64_t addr)
+{
+	return cfi_facts(sp, a, addr) & UW_CFI_FDE;
+}
+
 static bool ra_undefined(struct uw_space *sp, const struct pd_unwind_arch *a,
 			 uint64_t addr)
 {
-	Dwarf_Frame *frame = cfi_frame(sp, addr);
-	Dwarf_Op ops_mem[3], *ops = NULL;
-	size_t nops = 1;
-	bool undef;
-
-	if (!frame)
-		return true;
-	undef = !dwarf_frame_register(frame, a->dwarf_ra, ops_mem, &ops, &nops) &&
-		!nops && ops == ops_mem;
-	free(frame);
-	return undef;
+	return cfi_facts(sp, a, addr) & UW_CFI_RA_UNDEF;
 }
 
 static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
 {
 	return perf_access_mem(ctx, addr, val);
+}
+
+static void warn_frame_reg(struct pd_unwinder *u)
+{
+	if (!u->warned_frame_reg)
+		pd__warn(&u->log, "DWARF unwinding: elfutils older than 0.188 does not give a frame's registers, so a chain ends at a frame without unwind tables that is not its first (perf's libunwind guesses on): user stacks may be shorter than perf's");
+	u->warned_frame_reg = true;
+}
+
+bool pd__unwinder_warned_frame_reg(const struct pd_unwinder *u)
+{
+	return u->warned_frame_reg;
 }
 
 /*
@@ -935,9 +1091,7 @@ static void frame_regs(struct uw_ctx *c, Dwfl_Frame *state)
 		c->g.regs_set = c->first_regs_set;
 		return;
 	}
-	if (!c->u->warned_frame_reg)
-		pd__warn(&c->u->log, "DWARF unwinding: elfutils older than 0.188 does not give a frame's registers, so a chain ends at a frame without unwind tables that is not its first (perf's libunwind guesses on): user stacks may be shorter than perf's");
-	c->u->warned_frame_reg = true;
+	warn_frame_reg(c->u);
 #endif
 }
 
@@ -1106,7 +1260,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * guesses the caller from the frame pointer, and so do we, then
 	 * resume with libdw from the guessed frame.
 	 */
-	if (!perf_finds_tables(c->sp, m) || !has_fde(c->sp, at)) {
+	if (!perf_finds_tables(c->sp, m) || !has_fde(c->sp, c->a, at)) {
 		guess_step(c, state, pc);
 		return DWARF_CB_ABORT;
 	}
@@ -1142,6 +1296,24 @@ PD_EXPORT bool pd_unwinder__wants(const struct pd_event *ev)
 
 	return ev->type == PD_RECORD_SAMPLE &&
 	       (ev->u.sample.sample_type & need) == need;
+}
+
+/* The frames of the helper's unwinding of ev, as ours would be; 0 when
+ * it has none. */
+static int from_helper(struct pd_unwinder *u, const struct pd_event *ev,
+		       struct pd_unwind_ip *ips, int max)
+{
+	struct pd__uw_ahead_res res;
+
+	if (!pd__uw_ahead_take(u->ahead, ev, max, &res) || res.n <= 0 ||
+	    res.n > max)
+		return 0;
+	if (res.warned_frame_reg)
+		warn_frame_reg(u);
+	memcpy(ips, res.ips, (size_t)res.n * sizeof(*ips));
+	u->last_stop = res.stop;
+	u->last_dso = res.dso ? pd__session_intern(u->s, res.dso) : NULL;
+	return res.n;
 }
 
 PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
@@ -1202,6 +1374,16 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		u->warned_regs = true;
 		u->last_stop = PD_UNWIND_STOP_REGS;
 		return -ENODATA;
+	}
+	if (!u->ahead_tried) {
+		u->ahead_tried = true;
+		u->ahead = pd__uw_ahead_start(u->s, u->r, &u->o);
+	}
+	if (u->ahead) {
+		int n = from_helper(u, ev, ips, max);
+
+		if (n > 0)
+			return n;
 	}
 	c.u = u;
 	c.a = a;

@@ -72,6 +72,7 @@ static void usage(FILE *f)
 "      --weight=samples|period   --capture=user|kernel|both\n"
 "      --comm=LIST  --cpu=LIST  --time=START,END\n"
 "      --symfs=DIR  --kallsyms=FILE  --vmlinux=FILE  --no-inline\n"
+"      --jobs=N\n"
 "      --no-debuginfod    fetch no binaries missing here from the servers\n"
 "                         of $DEBUGINFOD_URLS (by default they are fetched)\n"
 "\n"

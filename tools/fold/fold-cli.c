@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: MIT
 /* The shared folding options: see fold-cli.h. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/cli.h"
 #include "fold-cli.h"
 #include "common/sample-select.h"
+
+static int parse_jobs(const char *arg)
+{
+	char *end;
+	long l;
+
+	errno = 0;
+	l = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || l < 1 || l > 64)
+		pd_usage_error("--jobs must be 1..64");
+	return (int)l;
+}
 
 bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
 		      struct fold_data_opts *data)
@@ -72,6 +86,9 @@ bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
 		break;
 	case FOLD_OPT_VMLINUX:
 		data->vmlinux = arg;
+		break;
+	case FOLD_OPT_JOBS:
+		data->jobs = parse_jobs(arg);
 		break;
 	case FOLD_OPT_NO_DEBUGINFOD:
 		data->no_debuginfod = true;

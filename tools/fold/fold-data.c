@@ -367,6 +367,8 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		.sz = sizeof(uopts),
 		.max_stack = MAX_STACK,
 		.no_inline = o->no_inline,
+		.jobs = o->jobs,
+		.path = path,
 	};
 	const struct pd_event *ev;
 	struct fold_run *run;

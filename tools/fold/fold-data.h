@@ -22,6 +22,7 @@ struct fold_data_opts {
 	bool off_cpu;		/* --off-cpu: weight by time off CPU */
 	bool no_inline;		/* --no-inline: DWARF callchains without
 				 * inlined frames */
+	int jobs;		/* --jobs: threads unwinding (0: auto) */
 	FILE *script_out;	/* --script: print perf script text instead */
 	bool script_all;	/* with script_out: the samples without a
 				 * callchain too, on one line each, as perf

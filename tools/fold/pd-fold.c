@@ -80,6 +80,8 @@ static void usage(FILE *f)
 "      --off-cpu          weight by time off CPU\n"
 "      --no-inline        no inlined frames in DWARF callchains (as perf\n"
 "                         script --no-inline)\n"
+"      --jobs=N           threads unwinding DWARF callchains (default: 2\n"
+"                         with a CPU free, for files of 4 MiB or more)\n"
 "      --script           print the samples as 'perf script' text (what is\n"
 "                         folded) instead of folding them\n"
 "\n"

@@ -58,6 +58,17 @@ struct pd_unwind_opts {
 	 * x86_64 host). Kept for the layout of the struct.
 	 */
 	bool all_arches;
+	/*
+	 * Threads unwinding (0: two for inputs of at least
+	 * parallel_min_size when the machine has two CPUs or more and its
+	 * load average leaves one free, else one). More than one needs path,
+	 * the reader's input as a regular file, read again by a helper
+	 * that unwinds the samples of part of it ahead of the caller;
+	 * what the unwinder returns is the same either way.
+	 */
+	int jobs;
+	const char *path;
+	uint64_t parallel_min_size;	/* 0: 4 MiB */
 };
 
 struct pd_unwinder;
@@ -155,7 +166,8 @@ struct pd_unwind_rewrite_opts {
 	int max_stack;		/* unwound frames at most; 0: 127 */
 	const char *symfs;	/* as perf's --symfs */
 	/*
-	 * Threads unwinding (0: as many as CPUs, at most 2). More than one
+	 * Threads unwinding (0: two with two CPUs or more when the load
+	 * average leaves one free, else one). More than one
 	 * needs path: the input is read again by each helper, which unwinds
 	 * every other batch of samples; the output is the same whatever
 	 * their number.
