@@ -2,6 +2,7 @@
 #
 #   make                 library (static and shared) and tools, in build/
 #   make check           every test; ends with "N passed, N failed"
+#   make check-bins      what make check runs, built (for tests/run.sh FILE...)
 #   make asan / ubsan    the same suite built with a sanitizer
 #   make sanitize        the same suite with both at once
 #   make fuzz            each libFuzzer target (clang) for FUZZ_TIME seconds
@@ -100,7 +101,7 @@ SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
 PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
-.PHONY: all lib tools check asan ubsan sanitize bench install uninstall clean help fuzz fuzz-bins layout \
+.PHONY: all lib tools check check-bins asan ubsan sanitize bench install uninstall clean help fuzz fuzz-bins layout \
 	static dist distro-check arm64-check
 all: lib tools
 
@@ -189,7 +190,10 @@ fuzz-bins: $(FUZZ_TARGETS:%=$(B)/fuzz/bin/%)
 layout:
 	@$(foreach d,$(TOOL_DIRS),echo '$(d) uses=$($(d)_USES) interface=$($(d)_INTERFACE)';)
 
-check: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS)
+# what make check runs, built without running it (for tests/run.sh FILE...)
+check-bins: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS)
+
+check: check-bins
 	@B=$(B) PD_SAN="$(SAN)" tests/run.sh
 
 # The distro tests (tests/distro/): Debian's own perfs and toolchains in
