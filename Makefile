@@ -2,12 +2,15 @@
 #
 #   make                 library (static and shared) and tools, in build/
 #   make check           every test; ends with "N passed, N failed"
+#   make check-bins      what make check runs, built (for tests/run.sh FILE...)
 #   make asan / ubsan    the same suite built with a sanitizer
 #   make sanitize        the same suite with both at once
 #   make fuzz            each libFuzzer target (clang) for FUZZ_TIME seconds
 #                        (default 60; FUZZ_TARGETS="fuzz-file ..." for some)
 #   make bench           throughput against perf on large inputs
 #   make distro-check    build and tests in Debian chroots (tests/distro/)
+#   make arm64-check     recordings by arm64 perf in an emulated arm64
+#                        Debian guest, checked live (tests/arm64/)
 #   make static          every pd-* tool linked statically, in build/static/
 #   make dist            build/perfdata-VERSION-ARCH-static.tar.gz: those
 #                        tools and their man pages
@@ -98,8 +101,8 @@ SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
 PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
-.PHONY: all lib tools check asan ubsan sanitize bench install uninstall clean help fuzz fuzz-bins layout \
-	static dist distro-check
+.PHONY: all lib tools check check-bins asan ubsan sanitize bench install uninstall clean help fuzz fuzz-bins layout \
+	static dist distro-check arm64-check
 all: lib tools
 
 lib: $(STATIC_LIB) $(SHARED_LIB) $(PC_FILE)
@@ -187,7 +190,10 @@ fuzz-bins: $(FUZZ_TARGETS:%=$(B)/fuzz/bin/%)
 layout:
 	@$(foreach d,$(TOOL_DIRS),echo '$(d) uses=$($(d)_USES) interface=$($(d)_INTERFACE)';)
 
-check: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS)
+# what make check runs, built without running it (for tests/run.sh FILE...)
+check-bins: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS)
+
+check: check-bins
 	@B=$(B) PD_SAN="$(SAN)" tests/run.sh
 
 # The distro tests (tests/distro/): Debian's own perfs and toolchains in
@@ -196,6 +202,14 @@ check: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS)
 PD_DISTRO_CACHE ?= /var/cache/perfdata-distro
 distro-check: all static
 	@B=$(B) PD_DISTRO_CACHE=$(PD_DISTRO_CACHE) tests/run.sh tests/distro/t-*.sh
+
+# The arm64 guest tests (tests/arm64/): Debian 12's arm64 perf on its
+# arm64 kernel in qemu-system-aarch64, root file system and kernel cached
+# in $(PD_ARM64_CACHE); root and the network to Debian's archive on
+# first use.
+PD_ARM64_CACHE ?= /var/cache/perfdata-arm64
+arm64-check: all $(TEST_TOOLS)
+	@B=$(B) PD_ARM64_CACHE=$(PD_ARM64_CACHE) tests/run.sh tests/arm64/t-*.sh
 
 asan:
 	PD_ASAN=1 $(MAKE) B=build-asan OPT="-O1 -g" SAN="-fsanitize=address -fno-omit-frame-pointer" check
@@ -268,4 +282,4 @@ clean:
 	rm -rf build build-asan build-ubsan build-san $(FUZZ_B)
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,/^$$/p' Makefile | sed '/^$$/d; s/^# \{0,1\}//'

@@ -136,6 +136,21 @@ elsewhere_unwound() {
 		echo "DWARF callchains through libraries this machine has other builds of ($(grep -m1 -o '[^ ]*: [^ ]* has another build id' "$2" | cut -d: -f1))"
 }
 
+# foreign_unwound DATA: DATA's samples carry user stack copies (DWARF
+# callchains) recorded on another architecture than this machine's: perf
+# here does not unwind them ("unwind: target platform=arm64 is not
+# supported", or silently where it cannot read the binaries), pd-fold
+# unwinds them as the recording machine's perf does (tests/t0175 compares
+# it with the arm64 perf), so their callchains cannot be compared. The
+# reason is printed, for a skip.
+foreign_unwound() {
+	_fa=$("$PD_BIN/pd-info" -q "$1" 2>/dev/null | sed -n 's/^# arch : //p')
+	case $_fa in "" | "$(uname -m)") return 1 ;; esac
+	"$PD_BIN/pd-info" -q -D "$1" 2>/dev/null |
+		grep -q -m1 'PERF_RECORD_SAMPLE.* user_stack: [1-9]' || return 1
+	echo "DWARF callchains of $_fa: perf on $(uname -m) does not unwind them, pd-fold does as $_fa's perf (t0175)"
+}
+
 # perf_script_file_addrs DATA PD-FOLD-OPTS [perf script options]: perf
 # script's text of DATA (as that perf reads it) with each frame's address
 # as perf 6.1 prints it, in the file mapped there: a perf older than 6.1

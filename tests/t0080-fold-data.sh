@@ -57,7 +57,8 @@ for f in $files; do
 	# libraries: where this machine has others (another build id: a
 	# Debian 11 chroot and testdata's Debian 12 libc), perf unwinds with
 	# the files it finds and pd-fold refuses them; nothing to compare
-	if why=$(elsewhere_unwound "$f" "$tmp/err"); then
+	if why=$(elsewhere_unwound "$f" "$tmp/err") ||
+	   why=$(foreign_unwound "$f"); then
 		skip "$name: $why"
 		continue
 	fi

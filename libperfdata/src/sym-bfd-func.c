@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <gelf.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sym-internal.h"
 
@@ -94,19 +95,28 @@ static Elf_Scn *symbol_table(Elf *elf, GElf_Shdr *sh)
  * symbol or while no STT_FILE has followed another symbol. Stops at
  * fn's first non-zero return, which it returns.
  */
+/* An ARM ELF mapping symbol: "$a", "$d", "$t", "$x", maybe ".suffix" */
+static bool is_mapping_symbol(const char *name)
+{
+	return name && name[0] == '$' && name[1] && strchr("adtx", name[1]) &&
+	       (name[2] == '\0' || name[2] == '.');
+}
+
 static int each_candidate(Elf *elf, int (*fn)(void *, const struct bfd_fn *),
 			  void *arg)
 {
+	GElf_Ehdr eh;
 	GElf_Shdr sh;
 	Elf_Scn *scn = symbol_table(elf, &sh);
 	Elf_Data *data;
 	const char *file = NULL;
-	bool sym_seen = false, file_after_sym = false;
+	bool sym_seen = false, file_after_sym = false, arm;
 	size_t i, nr;
 	int ret;
 
-	if (!scn || !(data = elf_getdata(scn, NULL)))
+	if (!scn || !(data = elf_getdata(scn, NULL)) || !gelf_getehdr(elf, &eh))
 		return 0;
+	arm = eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64;
 	nr = sh.sh_size / sh.sh_entsize;
 	for (i = 1; i < nr; i++) {
 		struct bfd_fn c;
@@ -131,6 +141,11 @@ static int each_candidate(Elf *elf, int (*fn)(void *, const struct bfd_fn *),
 		 * markers are not functions; other sizes 0 count as 1 */
 		if (!sym.st_size && local && type == STT_NOTYPE &&
 		    GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN)
+			continue;
+		/* nor, on arm and aarch64, the mapping symbols ($x, $d...
+		 * marking code and data: a .plt has only "$x") */
+		if (arm && local && type == STT_NOTYPE &&
+		    is_mapping_symbol(elf_strptr(elf, sh.sh_link, sym.st_name)))
 			continue;
 		c.off = sym.st_value;
 		c.size = sym.st_size ? sym.st_size : 1;

@@ -20,8 +20,16 @@
  *   column is x30 and the pc is set apart (libdw's aarch64 backend);
  *   sigreturn is the kernel's vDSO __kernel_rt_sigreturn (mov x8, #139;
  *   svc #0), what libunwind's aarch64 unw_is_signal_frame() compares.
- *   libunwind's guessing is not reproduced: a frame without tables ends
- *   the chain.
+ *   libunwind's step without tables is its link register fallback
+ *   (unwind-arm64.c). Return addresses signed by pointer authentication
+ *   (pac-ret) hold the code in bits 48-54 (the kernel's
+ *   ptrauth_user_pac_mask(): bits 54 down to the VA size, 48 for user
+ *   space unless a process asks for 52-bit addresses), and the top byte
+ *   is ignored (TBI); no perf records the masks
+ *   (arch/arm64/include/uapi/asm/perf_regs.h has no such register).
+ *   The arm64 perf completes a frame-pointer callchain with the leaf
+ *   function's caller from the link register
+ *   (tools/perf/util/arm64-frame-pointer-unwind-support.c).
  */
 #include <elf.h>
 #include <errno.h>
@@ -105,6 +113,11 @@ static const struct pd_unwind_arch arches[] = {
 		.dwarf_ra = 30,
 		.sigreturn = aarch64_sigreturn,
 		.sigreturn_len = sizeof(aarch64_sigreturn),
+		.guess = pd__unwind_guess_aarch64,
+		.guess_any_failure = true,
+		.sigframe = pd__unwind_sigframe_aarch64,
+		.pac_va_bits = 48,
+		.fp_leaf_caller = true,
 	},
 };
 
@@ -125,6 +138,13 @@ const struct pd_unwind_arch *pd__unwind_arch(const char *name)
 		if (!strcmp(arches[i].name, name))
 			return &arches[i];
 	return NULL;
+}
+
+uint64_t pd__unwind_strip_pac(uint64_t addr, unsigned int va_bits)
+{
+	if (!va_bits || va_bits >= 64)
+		return addr;
+	return addr & ((1ULL << va_bits) - 1);
 }
 
 int pd__unwind_reg(const struct pd_regs *r, int reg, uint64_t *val)

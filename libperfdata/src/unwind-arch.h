@@ -29,10 +29,19 @@ struct pd_unwind_guess {
 	uint64_t regs_set;			/* bit i: regs[i] known */
 	int (*read)(void *ctx, uint64_t addr, uint64_t *val);
 	void *ctx;
+	bool first;				/* the sample's own frame */
 	/* the caller found */
 	uint64_t new_pc;
 	uint64_t new_regs[PD_UNWIND_MAX_DWARF_REGS];
 	uint64_t new_regs_set;
+	/*
+	 * Where libunwind looks new_pc's tables up: at new_pc - 1, as a
+	 * return address's (new_pc_is_return), or at new_pc itself
+	 * (new_pc_exact); neither: x86_64's guess, whose resumed chain
+	 * libdw looks up at new_pc and we at new_pc - 1.
+	 */
+	bool new_pc_is_return;
+	bool new_pc_exact;
 };
 
 struct pd_unwind_arch {
@@ -62,6 +71,24 @@ struct pd_unwind_arch {
 	size_t sigreturn_len;
 	/* libunwind's guess when tables miss; NULL: the chain ends */
 	bool (*guess)(struct pd_unwind_guess *g);
+	/* ... and when the frame's file is missing or has no tables */
+	bool guess_any_failure;
+	/*
+	 * libunwind's own step from a signal trampoline (the frame whose
+	 * code is sigreturn), which is then printed undecremented; NULL:
+	 * the tables step, and the frame after it is the undecremented one
+	 */
+	bool (*sigframe)(struct pd_unwind_guess *g);
+	/*
+	 * Return addresses may carry a pointer authentication code above
+	 * this many address bits (aarch64's user space: 48); 0: never.
+	 */
+	unsigned int pac_va_bits;
+	/*
+	 * perf takes the caller of a frame-pointer sample's leaf function
+	 * from the link register (arm64's get_leaf_frame_caller())
+	 */
+	bool fp_leaf_caller;
 };
 
 /*
@@ -72,6 +99,17 @@ const struct pd_unwind_arch *pd__unwind_arch(const char *name);
 
 /* x86_64 (unwind-guess-x86.c): true when a caller was found */
 bool pd__unwind_guess_x86_64(struct pd_unwind_guess *g);
+/* aarch64 (unwind-arm64.c): the link register, when it is known */
+bool pd__unwind_guess_aarch64(struct pd_unwind_guess *g);
+/* aarch64: the context a signal interrupted, from the trampoline's frame */
+bool pd__unwind_sigframe_aarch64(struct pd_unwind_guess *g);
+
+/*
+ * A user space code address without its pointer authentication code:
+ * the bits from va_bits up cleared (with the top byte, which user space
+ * addresses ignore); addr itself when va_bits is 0.
+ */
+uint64_t pd__unwind_strip_pac(uint64_t addr, unsigned int va_bits);
 
 /* The value of perf register reg in a sample's registers: 0 or -ENOENT. */
 int pd__unwind_reg(const struct pd_regs *r, int reg, uint64_t *val);

@@ -83,7 +83,6 @@ struct pd__uw_unit *pd__uw_unit_new(struct pd_reader *r,
 		.sz = sizeof(uo),
 		.max_stack = o->max_stack,
 		.no_inline = true,
-		.all_arches = true,
 		.log = o->log,
 		.log_ctx = o->log_ctx,
 	};

@@ -25,6 +25,16 @@
  *   the stack pointer: the whole callchain is dropped (get_entries()
  *   and unw_init_remote() fail, perf script prints the sample alone).
  *
+ * Every architecture with a register table is unwound on any host: the
+ * recording machine's perf is the one to agree with (Debian's arm64 perf
+ * 6.1 links libunwind-aarch64; perf on x86_64 says "unwind: target
+ * platform=arm64 is not supported" and prints no user frames). Its
+ * architecture's own rules are in unwind-arch.c and, for aarch64,
+ * unwind-arm64.c: libunwind's link register fallback, the leaf caller
+ * the arm64 perf adds to frame-pointer callchains, and return addresses
+ * signed by pointer authentication, which are stripped (beyond perf 6.1,
+ * whose chains end there).
+ *
  * One Dwfl per address space (a process's maps), kept in a small LRU
  * cache; files are reported lazily as unwinding reaches them, and a
  * space whose reported files a later mmap overlaps is rebuilt.
@@ -50,10 +60,12 @@
 #include "sym-internal.h"
 #include "unwind-ahead.h"
 #include "unwind-arch.h"
+#include "unwind-arm64.h"
 
 #define DEFAULT_MAX_STACK	127	/* perf's PERF_MAX_STACK_DEPTH */
 #define DEFAULT_MAX_CACHED	16
 #define MAX_INLINE		64
+#define MAX_STRAYS		8
 /* reads this far above the stack pointer are stack reads (8 MiB: the
  * default stack size limit) */
 #define STACK_SLACK		(8ULL << 20)
@@ -75,6 +87,22 @@ struct uw_mod {
 };
 
 struct uw_ctx;
+
+/*
+ * A file libdwfl cannot take: its map lies in the span of another
+ * module, between that one's segments (on arm64, with segments aligned to
+ * 64 KiB, the kernel puts the vdso in ld.so's gap). libdwfl finds the
+ * other module at its addresses, so it is read here, as perf's
+ * access_dso_mem() reads any mapped file.
+ */
+struct uw_stray {
+	struct pd_dso *dso;
+	int fd;
+	Elf *elf;
+	const uint8_t *raw;
+	size_t raw_size;
+	Dwarf_CFI *cfi;		/* its .eh_frame's, or NULL */
+};
 
 /* An architecture's registers and the ELF header libdw picks it by. */
 struct uw_arch {
@@ -132,9 +160,18 @@ struct uw_ctx {
 	bool read_beyond;	/* a read above the stack copy in this step */
 	enum pd_unwind_stop stop;	/* why the chain ended */
 	const char *stop_dso;	/* the file it needed, for some stops */
-	/* libunwind's guessed step (arch->guess): resume libdw from it */
+	/* libunwind's guessed step (arch->guess), or a return address
+	 * stripped of its authentication code: resume libdw from it */
 	bool guessed;		/* set by frame_cb() */
 	bool resume;		/* read by set_initial_registers() */
+	/*
+	 * the resumed frame's pc is a return address: libdw, which takes
+	 * a chain's first frame for an activation, is given pc - 1 so that
+	 * it looks the tables up where it would for a caller
+	 */
+	bool resume_ret;
+	/* ... or is looked up at pc itself, as libunwind would */
+	bool resume_exact;
 	struct pd_unwind_guess g;
 	/* where the current pass of libdw started: its registers, and how
 	 * many frames it has given (see frame_regs()) */
@@ -151,7 +188,16 @@ struct pd_unwinder {
 	/* the recording's, and its 32-bit processes' (i386 on x86_64) */
 	struct uw_arch arch, arch32;
 	bool arch_known;
+	const char *arch_name;	/* the ARCH feature's, or machine */
 	char machine[65];	/* uname -m */
+	/* frame-pointer callchains with a leaf caller inserted */
+	uint64_t *chain;
+	size_t chain_cap;
+	/* the sample types of the evsels, together (fp_mode()) */
+	uint64_t combined_type;
+	size_t nr_evsels;
+	struct uw_stray strays[MAX_STRAYS];
+	unsigned int nr_strays;
 	struct pd_unwind_ip *ips;	/* max_stack entries */
 	struct uw_space *spaces;
 	unsigned int nr_spaces;
@@ -216,12 +262,11 @@ static bool arch_init(struct uw_arch *ua, const struct pd_unwind_arch *a)
 /*
  * The samples' architecture: the ARCH feature, else the host's, as
  * perf_env__arch() falls back to uname(). Looked up at the first sample,
- * since a pipe delivers the feature as a record.
+ * since a pipe delivers the feature as a record. NULL: not unwound.
  */
 static const struct pd_unwind_arch *unwind_arch(struct pd_unwinder *u)
 {
 	const struct pd_features *f;
-	const struct pd_unwind_arch *a;
 	const char *name = NULL;
 
 	if (u->arch_known)
@@ -232,17 +277,10 @@ static const struct pd_unwind_arch *unwind_arch(struct pd_unwinder *u)
 		name = f->arch;
 	else
 		name = host_arch(u);
-	a = pd__unwind_arch(name);
-	/* perf 6.1 on x86_64 links libunwind-x86_64 alone */
-	if (a && !u->o.all_arches && strcmp(a->name, "x86_64"))
-		a = NULL;
-	if (!arch_init(&u->arch, a)) {
-		pd__warn(&u->log, "DWARF unwinding of %s samples is not supported: user stacks left out",
-			 name ? name : "unknown-architecture");
-		u->warned_arch = true;
+	u->arch_name = name;
+	if (!arch_init(&u->arch, pd__unwind_arch(name)))
 		return NULL;
-	}
-	if (u->arch.a->compat && u->o.all_arches)
+	if (u->arch.a->compat)
 		arch_init(&u->arch32, pd__unwind_arch(u->arch.a->compat));
 	return u->arch.a;
 }
@@ -302,8 +340,17 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 	pd__uw_ahead_stop(u->ahead);
 	for (i = 0; i < u->nr_spaces; i++)
 		space_clear(&u->spaces[i]);
+	for (i = 0; i < u->nr_strays; i++) {
+		if (u->strays[i].cfi)
+			dwarf_cfi_end(u->strays[i].cfi);
+		if (u->strays[i].elf)
+			elf_end(u->strays[i].elf);
+		if (u->strays[i].fd >= 0)
+			close(u->strays[i].fd);
+	}
 	free(u->spaces);
 	free(u->ips);
+	free(u->chain);
 	if (u->arch.elf)
 		elf_end(u->arch.elf);
 	if (u->arch32.elf)
@@ -327,11 +374,64 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
 	return tid == UW_TID;
 }
 
+static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr);
+static struct uw_mod *mod_of(struct uw_space *sp, Dwfl_Module *mod);
 static struct pd_map *space_map(struct uw_space *sp, uint64_t addr);
 static struct uw_mod *map_module(struct uw_ctx *c, struct pd_map *map,
 				 uint64_t addr);
 static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 				    uint64_t addr);
+
+/* The stray file of dso, opened once; NULL when it does not open. */
+static struct uw_stray *stray_file(struct pd_unwinder *u, struct pd_dso *dso)
+{
+	struct uw_stray *st;
+	unsigned int i;
+	size_t size = 0;
+
+	for (i = 0; i < u->nr_strays; i++)
+		if (u->strays[i].dso == dso)
+			return u->strays[i].raw ? &u->strays[i] : NULL;
+	if (u->nr_strays == MAX_STRAYS)
+		return NULL;
+	st = &u->strays[u->nr_strays++];
+	memset(st, 0, sizeof(*st));
+	st->dso = dso;
+	st->fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (st->fd >= 0)
+		st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
+	if (st->elf)
+		st->raw = (const uint8_t *)elf_rawfile(st->elf, &size);
+	st->raw_size = st->raw ? size : 0;
+	if (st->raw)
+		st->cfi = dwarf_getcfi_elf(st->elf);
+	return st->raw ? st : NULL;
+}
+
+/*
+ * The file mapped at addr when libdwfl has another module there (the
+ * gap case of struct uw_stray), with the map; else NULL.
+ */
+static struct uw_stray *stray_at(struct uw_ctx *c, uint64_t addr,
+				 struct pd_map **mapp)
+{
+	struct pd_map *map = pd__maps_find(c->sp->maps, addr);
+	Dwfl_Module *mod;
+	struct uw_mod *m;
+	struct pd_dso *dso;
+
+	if (!map || map->identity || !map->path)
+		return NULL;
+	dso = pd__session_map_dso(c->u->s, map);
+	if (!dso || dso->kind != PD_DSO_ELF || !dso->runtime)
+		return NULL;
+	mod = dwfl_addrmodule(c->sp->dwfl, addr);
+	m = mod ? mod_of(c->sp, mod) : NULL;
+	if (!m || m->dso == dso)
+		return NULL;
+	*mapp = map;
+	return stray_file(c->u, dso);
+}
 
 /*
  * perf's access_dso_mem(): a word of the file mapped at addr; 0, or -1
@@ -347,16 +447,27 @@ static int file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
 	struct uw_mod *m;
 	uint64_t off;
 
+	const uint8_t *raw = NULL;
+	size_t size = 0;
+
 	if (!map)
 		return -1;
 	m = map_module(c, map, addr);
 	off = addr - map->start + map->pgoff;
-	if (!m || !m->raw || off > m->raw_size ||
-	    m->raw_size - off < sizeof(*val)) {
+	if (m) {
+		raw = m->raw;
+		size = m->raw_size;
+	} else {
+		struct uw_stray *st = stray_at(c, addr, &map);
+
+		raw = st ? st->raw : NULL;
+		size = st ? st->raw_size : 0;
+	}
+	if (!raw || off > size || size - off < sizeof(*val)) {
 		*val = 0;
 		return 1;
 	}
-	memcpy(val, m->raw + off, sizeof(*val));
+	memcpy(val, raw + off, sizeof(*val));
 	return 0;
 }
 
@@ -411,7 +522,8 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 			c->first_regs[i] = w;
 			c->first_regs_set |= 1ULL << i;
 		}
-		dwfl_thread_state_register_pc(thread, c->g.new_pc);
+		dwfl_thread_state_register_pc(thread, c->resume_ret ?
+						  c->g.new_pc - 1 : c->g.new_pc);
 		return true;
 	}
 	/* only the registers the sample has: libdw fails a frame that
@@ -994,8 +1106,69 @@ static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
 	c->g.pc = pc;
 	c->g.read = guess_read;
 	c->g.ctx = c;
+	c->g.first = c->n == 1;
 	frame_regs(c, state);
 	c->guessed = a->guess(&c->g);
+	c->resume_ret = c->g.new_pc_is_return;
+	c->resume_exact = c->g.new_pc_exact;
+}
+
+/* libunwind's step from a signal trampoline's frame at pc (arch->sigframe) */
+static void sigframe_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+{
+	memset(&c->g, 0, sizeof(c->g));
+	c->g.pc = pc;
+	c->g.read = guess_read;
+	c->g.ctx = c;
+	frame_regs(c, state);
+	c->guessed = c->a->sigframe(&c->g);
+	c->resume_ret = false;
+	c->resume_exact = c->g.new_pc_exact;
+	if (!c->guessed)
+		c->stop = PD_UNWIND_STOP_MEMORY;
+}
+
+/*
+ * A return address signed by pointer authentication, without its code:
+ * the address below the user space VA size (48 bits), or 52 for a
+ * process that asked for larger addresses, where a map holds it; pc
+ * itself otherwise (unsigned, or nothing there either way).
+ */
+static uint64_t strip_pac(struct uw_ctx *c, uint64_t pc)
+{
+	unsigned int bits = c->a->pac_va_bits;
+	uint64_t s;
+
+	if (!bits || !(pc >> bits))
+		return pc;
+	s = pd__unwind_strip_pac(pc, bits);
+	if (pd__maps_find(c->sp->maps, s))
+		return s;
+	s = pd__unwind_strip_pac(pc, 52);
+	if (s != pc && pd__maps_find(c->sp->maps, s))
+		return s;
+	return pc;
+}
+
+/*
+ * libdw's frame at state came with a signed return address: go on from
+ * the same frame, its registers as libdw has them, at the address
+ * stripped (libdw cannot be told a frame's pc).
+ */
+static int resume_stripped(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+{
+	unsigned int i;
+
+	memset(&c->g, 0, sizeof(c->g));
+	frame_regs(c, state);
+	for (i = 0; i < c->a->nr_dwarf; i++)
+		c->g.new_regs[i] = c->g.regs[i];
+	c->g.new_regs_set = c->g.regs_set;
+	c->g.new_pc = pc;
+	c->guessed = true;
+	c->resume_ret = true;
+	c->resume_exact = false;
+	return DWARF_CB_ABORT;
 }
 
 /* Why a frame at addr cannot be stepped from: its map, file or tables. */
@@ -1033,10 +1206,16 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	struct pd_unwind_ip *ip;
 	struct uw_mod *m;
 	Dwarf_Addr pc;
+	uint64_t at;
+	bool sig;
 
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	c->pass_n++;
+	if (c->pass_n == 1 && c->resume_ret)
+		pc++;	/* given to libdw as pc - 1 */
+	else if (c->pass_n > 1 && strip_pac(c, pc) != pc)
+		return resume_stripped(c, state, strip_pac(c, pc));
 	ip = &c->ips[c->n];
 	ip->pc = pc;
 	/*
@@ -1045,17 +1224,32 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * from a signal context: the one the signal interrupted, an exact
 	 * pc; the trampoline itself is decremented like a return address.
 	 */
-	ip->activation = c->n == 0 || c->after_sigreturn;
-	c->after_sigreturn = is_sigreturn(c, pc);
+	sig = is_sigreturn(c, pc);
+	ip->activation = c->n == 0 || (c->a->sigframe ? sig : c->after_sigreturn);
+	c->after_sigreturn = sig;
 	c->n++;
 	if (c->n >= c->max) {
 		c->stop = PD_UNWIND_STOP_MAX;
 		return DWARF_CB_ABORT;
 	}
+	if (sig && c->a->sigframe) {
+		sigframe_step(c, state, pc);
+		return DWARF_CB_ABORT;
+	}
+	/* where libunwind looks the frame's tables up (as libdw does) */
+	at = ip->activation || (c->pass_n == 1 && c->resume_exact) ? pc : pc - 1;
 	/* the next step needs this frame's unwind tables (find_proc_info) */
-	m = space_module(c, ip->activation ? pc : pc - 1);
+	m = space_module(c, at);
 	if (!m || !m->has_tables) {
-		no_tables(c, ip->activation ? pc : pc - 1, m);
+		no_tables(c, at, m);
+		/*
+		 * libunwind on aarch64 falls back to the link register
+		 * whatever failed (on x86_64 only a missing table entry
+		 * does); a pc outside every map it first replaces with
+		 * the link register, then steps: not reproduced
+		 */
+		if (c->a->guess_any_failure && c->stop != PD_UNWIND_STOP_NO_MAP)
+			guess_step(c, state, pc);
 		return DWARF_CB_ABORT;
 	}
 	c->read_failed = false;
@@ -1066,8 +1260,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * guesses the caller from the frame pointer, and so do we, then
 	 * resume with libdw from the guessed frame.
 	 */
-	if (!perf_finds_tables(c->sp, m) ||
-	    !has_fde(c->sp, c->a, ip->activation ? pc : pc - 1)) {
+	if (!perf_finds_tables(c->sp, m) || !has_fde(c->sp, c->a, at)) {
 		guess_step(c, state, pc);
 		return DWARF_CB_ABORT;
 	}
@@ -1155,8 +1348,13 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 	}
 	u->last_stop = PD_UNWIND_STOP_ARCH;
 	a = unwind_arch(u);
-	if (!a)
+	if (!a) {
+		if (!u->warned_arch)
+			pd__warn(&u->log, "DWARF unwinding of %s samples is not supported: user stacks left out",
+				 u->arch_name ? u->arch_name : "unknown-architecture");
+		u->warned_arch = true;
 		return 0;
+	}
 	ua = &u->arch;
 	if (smp->user_regs.abi != a->abi && u->arch32.a &&
 	    smp->user_regs.abi == u->arch32.a->abi)
@@ -1277,16 +1475,192 @@ static int add_user_frame(struct pd_unwinder *u, struct pd_thread *t,
 	return n;
 }
 
+/*
+ * The arm64 perf's leaf caller of a frame-pointer sample
+ * (get_leaf_frame_caller_aarch64(), perf 6.1): libunwind's first step
+ * from the registers the sample has (the link register at least; the pc,
+ * when not recorded, is the callchain's first user entry, chain_pc; the
+ * stack pointer, when not recorded, 0), reading memory as access_mem()
+ * does without a stack copy. The caller as perf prints it (decremented
+ * unless it is a signal trampoline, as get_entries() does), 0 for none.
+ */
+static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
+			       const struct pd_sample *smp, uint64_t chain_pc)
+{
+	const struct pd_unwind_arch *a = u->arch.a;
+	struct pd_cfi_regs r = { .set = 0 };
+	struct uw_ctx c = { 0 };
+	Dwarf_Frame *frame = NULL;
+	struct uw_mod *m;
+	uint64_t val, pc, lr, caller = 0;
+	unsigned int i;
+	int step;
+
+	for (i = 0; i < a->nr_dwarf; i++) {
+		if (a->perf_reg[i] < 0)
+			continue;
+		if (!pd__unwind_reg(&smp->user_regs, a->perf_reg[i], &val)) {
+			r.val[i] = val;
+			r.set |= 1ULL << i;
+		} else if (a->perf_reg[i] == a->perf_sp) {
+			r.val[i] = 0;
+			r.set |= 1ULL << i;
+		}
+	}
+	if (pd__unwind_reg(&smp->user_regs, a->perf_ip, &pc))
+		pc = chain_pc;
+	lr = r.val[a->dwarf_ra];
+	c.u = u;
+	c.a = a;
+	c.smp = smp;
+	for (i = 0; i < a->nr_dwarf; i++)
+		if (a->perf_reg[i] == a->perf_sp)
+			c.stack_lo = r.val[i];
+	/* perf's stack copy is the sample's, which has none */
+	c.stack_hi = c.stack_lo;
+	c.sp = space_get(u, pd__thread_maps(t), &u->arch);
+	if (!c.sp)
+		return 0;
+	c.sp->cur = &c;
+	/*
+	 * unw_step(): the code at pc tells a signal trampoline, whose
+	 * frame is read from the stack (not copied: no caller); a pc that
+	 * does not read is taken to be the link register
+	 */
+	if (perf_access_mem(&c, pc, &val) < 0)
+		pc = lr;
+	else if (is_sigreturn(&c, pc))
+		goto out;
+	m = space_module(&c, pc);
+	if (m && m->has_tables && perf_finds_tables(c.sp, m)) {
+		frame = cfi_frame(c.sp, pc);
+	} else if (!m) {
+		struct pd_map *map = NULL;
+		struct uw_stray *st = stray_at(&c, pc, &map);
+		uint64_t bias;
+
+		if (st && st->cfi && map_bias(a, st->elf, map, &bias) &&
+		    dwarf_cfi_addrframe(st->cfi, pc - bias, &frame))
+			frame = NULL;
+	}
+	step = pd__unwind_cfi_caller(frame, &r, guess_read, &c, &caller);
+	free(frame);
+	if (step == PD_CFI_FALLBACK)
+		caller = lr;
+	else if (step == PD_CFI_FAIL)
+		caller = 0;
+	if (caller) {
+		caller = strip_pac(&c, caller);
+		if (!is_sigreturn(&c, caller))
+			caller--;
+	}
+out:
+	c.sp->cur = NULL;
+	return caller;
+}
+
+/*
+ * Whether perf script takes the callchains for frame-pointer ones: by
+ * the sample types of all the events together (callchain_param_setup()),
+ * DWARF when they have user registers and stack, LBR with branch stacks.
+ */
+static bool fp_mode(struct pd_unwinder *u, const struct pd_sample *smp)
+{
+	uint64_t dwarf = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+	size_t i, n = u->r ? pd_reader__nr_evsels(u->r) : 0;
+	uint64_t st;
+
+	if (n != u->nr_evsels) {
+		u->combined_type = 0;
+		for (i = 0; i < n; i++) {
+			const struct pd_evsel *e = pd_reader__evsel(u->r, i);
+
+			if (e)
+				u->combined_type |= e->attr.sample_type;
+		}
+		u->nr_evsels = n;
+	}
+	st = u->combined_type | smp->sample_type;
+	return (st & dwarf) != dwarf && !(st & PD_SAMPLE_BRANCH_STACK);
+}
+
+/*
+ * The callchain of a frame-pointer sample as the arm64 perf resolves it
+ * (thread__resolve_callchain_sample(), perf 6.1): before each entry that
+ * follows PERF_CONTEXT_USER and the sampled pc, the leaf function's
+ * caller from the link register (fp_leaf_caller()), unless it is 0 or
+ * that entry itself, and unless max_stack entries came before; the
+ * kernel's frame-pointer walk misses that caller while the leaf has not
+ * yet pushed its frame record. The sample's own registers must hold the
+ * link register (perf record adds it to -g on arm64). Returns ev, or
+ * copy with its callchain in u->chain; *added: the entries inserted.
+ */
+static const struct pd_event *with_leaf_caller(struct pd_unwinder *u,
+					       struct pd_thread *t,
+					       const struct pd_event *ev,
+					       struct pd_event *copy, int lim,
+					       int *added)
+{
+	const struct pd_sample *smp = &ev->u.sample;
+	const uint64_t *ips = smp->callchain.ips;
+	uint64_t nr = smp->callchain.nr, j, k = 0, val;
+	const struct pd_unwind_arch *a;
+	int entries = 0;
+
+	*added = 0;
+	if (!(smp->sample_type & PD_SAMPLE_CALLCHAIN) || nr < 3 || !ips)
+		return ev;
+	a = unwind_arch(u);
+	if (!a || !a->fp_leaf_caller || smp->user_regs.abi != a->abi ||
+	    pd__unwind_reg(&smp->user_regs, a->perf_reg[a->dwarf_ra], &val) ||
+	    !fp_mode(u, smp))
+		return ev;
+	/* at most one entry inserted per entry */
+	if (2 * nr > u->chain_cap) {
+		size_t cap = 2 * nr;
+		uint64_t *v = realloc(u->chain, cap * sizeof(*v));
+
+		if (!v)
+			return ev;
+		u->chain = v;
+		u->chain_cap = cap;
+	}
+	for (j = 0; j < nr; j++) {
+		if (j >= 2 && ips[j - 2] == PD_CONTEXT_USER && entries < lim) {
+			uint64_t caller = fp_leaf_caller(u, t, smp, ips[j - 1]);
+
+			if (caller && caller != ips[j]) {
+				u->chain[k++] = caller;
+				(*added)++;
+			}
+		}
+		if (ips[j] < PD_CONTEXT_MAX)
+			entries++;
+		u->chain[k++] = ips[j];
+	}
+	if (!*added)
+		return ev;
+	*copy = *ev;
+	copy->u.sample.callchain.ips = u->chain;
+	copy->u.sample.callchain.nr = k;
+	return copy;
+}
+
 PD_EXPORT int pd_unwinder__sample_frames(struct pd_unwinder *u,
 					 struct pd_thread *t,
 					 const struct pd_event *ev,
 					 struct pd_frame *frames, int max)
 {
 	struct pd_unwind_ip *ips = u->ips;
-	int n, k, i, lim;
+	struct pd_event copy;
+	const struct pd_event *chain_ev;
+	int n, k, i, lim, added;
 
 	lim = max < u->o.max_stack ? max : u->o.max_stack;
-	n = pd_session__sample_frames(u->s, t, ev, frames, lim);
+	chain_ev = with_leaf_caller(u, t, ev, &copy, lim, &added);
+	/* perf's max_stack counts the callchain's own entries */
+	n = pd_session__sample_frames(u->s, t, chain_ev, frames,
+				      lim + added < max ? lim + added : max);
 	/* perf unwinds only samples it resolves a callchain for */
 	if (n < 0 || n >= max || !pd_unwinder__wants(ev) ||
 	    !(ev->u.sample.sample_type & PD_SAMPLE_CALLCHAIN))

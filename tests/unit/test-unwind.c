@@ -5,9 +5,14 @@
  * copy, registers without ip or sp), a sample of a process with no maps
  * (the ip alone), and libunwind's frame-pointer and PLT guesses.
  */
+#include <elfutils/libdw.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <perfdata/format.h>
 #include <perfdata/session.h>
@@ -15,6 +20,7 @@
 
 #include "tap.h"
 #include "unwind-arch.h"
+#include "unwind-arm64.h"
 
 #define FULL_MASK	0xff0fffULL	/* perf's x86_64 user regs: no DS-GS */
 
@@ -108,6 +114,161 @@ static void test_guess(void)
 	CHECK(!pd__unwind_guess_x86_64(&g), "guess: sigreturn ends the chain");
 }
 
+static void test_aarch64(void)
+{
+	const struct pd_unwind_arch *a = pd__unwind_arch("aarch64");
+	struct pd_unwind_guess g;
+
+	CHECK(a && a->guess && a->guess_any_failure && a->pac_va_bits == 48 &&
+	      a->fp_leaf_caller && a->dwarf_ra == 30,
+	      "aarch64: link register fallback, PAC below 48 bits, FP leaf caller");
+	CHECK(pd__unwind_strip_pac(0x003f0000004005d4ULL, 48) == 0x4005d4 &&
+	      pd__unwind_strip_pac(0xff7f0000004005d4ULL, 48) == 0x4005d4 &&
+	      pd__unwind_strip_pac(0x0000ffff8a2b1c04ULL, 48) == 0xffff8a2b1c04ULL &&
+	      pd__unwind_strip_pac(0x00700fff8a2b1c04ULL, 52) == 0xfff8a2b1c04ULL &&
+	      pd__unwind_strip_pac(0x12345678ULL, 0) == 0x12345678ULL,
+	      "PAC: bits from the VA size up cleared (top byte too), none at 0");
+	memset(&g, 0, sizeof(g));
+	g.pc = 0x400100;
+	g.first = true;
+	g.regs[29] = 0x7ff0;
+	g.regs[30] = 0x400234;
+	g.regs[31] = 0x7fe0;
+	g.regs_set = (1ULL << 29) | (1ULL << 30) | (1ULL << 31);
+	CHECK(pd__unwind_guess_aarch64(&g) && g.new_pc == 0x400234 &&
+	      !g.new_pc_is_return && g.new_pc_exact &&
+	      g.new_regs_set == ((1ULL << 29) | (1ULL << 31)) &&
+	      g.new_regs[29] == 0x7ff0 && g.new_regs[31] == 0x7fe0,
+	      "aarch64 fallback from the first frame: pc = lr, looked up there, lr unknown after");
+	memset(&g.new_regs, 0, sizeof(g.new_regs));
+	g.new_regs_set = 0;
+	g.first = false;
+	CHECK(pd__unwind_guess_aarch64(&g) && g.new_pc_is_return &&
+	      !g.new_pc_exact,
+	      "aarch64 fallback from a caller: looked up at lr - 1");
+	g.regs_set &= ~(1ULL << 30);
+	CHECK(!pd__unwind_guess_aarch64(&g), "aarch64 fallback: lr unknown ends the chain");
+	g.regs_set |= 1ULL << 30;
+	g.regs[30] = 0;
+	CHECK(!pd__unwind_guess_aarch64(&g), "aarch64 fallback: lr 0 ends the chain, no frame");
+}
+
+static int stack_read(void *ctx, uint64_t addr, uint64_t *val)
+{
+	/* one word of stack at 0x7000: the caller's saved lr at 0x7008 */
+	if (addr != 0x7008)
+		return -1;
+	*val = 0x400374;
+	return 0;
+}
+
+/* libunwind's step on aarch64 from a row of a real program's CFI */
+static int cfi_step(Dwarf_CFI *cfi, uint64_t pc, struct pd_cfi_regs *r,
+		    uint64_t *caller)
+{
+	Dwarf_Frame *frame = NULL;
+	int ret;
+
+	if (dwarf_cfi_addrframe(cfi, pc, &frame))
+		frame = NULL;
+	ret = pd__unwind_cfi_caller(frame, r, stack_read, NULL, caller);
+	free(frame);
+	return ret;
+}
+
+/* The address of function name in elf's symbol table, 0 if none. */
+static uint64_t sym_addr(Elf *elf, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data = elf_getdata(scn, NULL);
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !data || !sh.sh_entsize)
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, name))
+				return sym.st_value;
+		}
+	}
+	return 0;
+}
+
+/*
+ * testdata/arm64/bin/leafcalls (gcc -O2 -fno-omit-frame-pointer, static):
+ * _start (x30 undefined); spin, a leaf (no frame record: its CFA moves
+ * to sp+16 after its first instructions, x30 stays in place); descend,
+ * which begins with stp x29, x30 (then CFA sp+16, x30 at CFA-8)
+ */
+static void test_arm64_cfi(void)
+{
+	const char *top = getenv("PD_TOP");
+	struct pd_cfi_regs r;
+	char path[4096];
+	Dwarf_CFI *cfi = NULL;
+	uint64_t caller, start, spin, descend;
+	Elf *elf = NULL;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/testdata/arm64/bin/leafcalls",
+		 top ? top : ".");
+	fd = open(path, O_RDONLY);
+	elf_version(EV_CURRENT);
+	if (fd >= 0)
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf)
+		cfi = dwarf_getcfi_elf(elf);
+	if (!cfi) {
+		printf("ok %d # skip %s: no aarch64 program to read CFI from\n",
+		       ++tap_n, path);
+		goto out;
+	}
+	start = sym_addr(elf, "_start");
+	spin = sym_addr(elf, "spin");
+	descend = sym_addr(elf, "descend");
+	CHECK(start && spin && descend, "leafcalls: _start, spin, descend");
+	memset(&r, 0, sizeof(r));
+	r.val[30] = 0x400320;	/* lr: in via_a */
+	r.set = 1ULL << 30 | 1ULL << 31;	/* sp 0: not recorded */
+	CHECK(cfi_step(cfi, spin, &r, &caller) == PD_CFI_CALLER &&
+	      caller == 0x400320, "leaf at entry: the caller is the link register");
+	CHECK(cfi_step(cfi, spin + 0x20, &r, &caller) == PD_CFI_CALLER &&
+	      caller == 0x400320, "leaf with no frame record: the link register");
+	CHECK(cfi_step(cfi, descend, &r, &caller) == PD_CFI_CALLER &&
+	      caller == 0x400320, "non-leaf before its stp: the link register");
+	CHECK(cfi_step(cfi, descend + 8, &r, &caller) == PD_CFI_FAIL,
+	      "non-leaf after its stp, no stack: the saved lr does not read, no caller");
+	r.val[31] = 0x7000;
+	CHECK(cfi_step(cfi, descend + 8, &r, &caller) == PD_CFI_CALLER &&
+	      caller == 0x400374, "non-leaf after its stp: the lr saved at CFA - 8");
+	CHECK(cfi_step(cfi, start, &r, &caller) == PD_CFI_CALLER &&
+	      caller == 0, "_start: x30 undefined, the outermost frame");
+	CHECK(cfi_step(cfi, 0x300000, &r, &caller) == PD_CFI_FALLBACK,
+	      "no CFI for the pc: libunwind's link register fallback");
+	r.set = 1ULL << 31;
+	CHECK(cfi_step(cfi, spin, &r, &caller) == PD_CFI_FAIL,
+	      "leaf without the link register recorded: no caller");
+	r.set = 1ULL << 30;
+	CHECK(cfi_step(cfi, spin, &r, &caller) == PD_CFI_FALLBACK,
+	      "CFA from a register the sample lacks: the link register fallback");
+out:
+	if (cfi)
+		dwarf_cfi_end(cfi);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
 static void test_regs(void)
 {
 	const struct pd_unwind_arch *a = pd__unwind_arch("x86_64");
@@ -182,8 +343,9 @@ static void test_samples(void)
 	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == -ENODATA,
 	      "no IP in the mask: perf drops the callchain");
 	sample(&ev, FULL_MASK, 1, sizeof(stack), sizeof(stack));
-	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 0,
-	      "32-bit ABI: not unwound (as perf 6.1; all_arches is off)");
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 1 &&
+	      ips[0].pc == 0x401234 && ips[0].activation,
+	      "32-bit ABI: unwound as i386 (no maps: the ip alone)");
 	sample(&ev, FULL_MASK, 2, sizeof(stack), sizeof(stack));
 	ev.u.sample.sample_type &= ~PD_SAMPLE_STACK_USER;
 	CHECK(!pd_unwinder__wants(&ev) &&
@@ -199,6 +361,8 @@ int main(void)
 {
 	test_regs();
 	test_guess();
+	test_aarch64();
+	test_arm64_cfi();
 	test_samples();
 	return tap_done();
 }

@@ -11,9 +11,13 @@
  * Whose rules: perf 6.1 as Debian builds it unwinds with libunwind
  * (util/unwind-libunwind-local.c); this unwinder uses libdw but keeps
  * libunwind's observable rules (which memory it reads, where it stops,
- * which addresses it decrements). Only x86_64 64-bit processes are
- * unwound; other architectures and 32-bit processes get the kernel part
- * only, with one warning.
+ * which addresses it decrements). Every architecture with a register
+ * table (x86_64, its i386 processes, aarch64) is unwound on any host, as
+ * the recording machine's perf unwinds it; others get the kernel part
+ * only, with one warning. For arm64 recordings, frame-pointer
+ * callchains get the leaf function's caller from the sampled link
+ * register, as the arm64 perf inserts it, and return addresses signed by
+ * pointer authentication are stripped (beyond perf 6.1).
  *
  * Ownership: the unwinder borrows the session (which must outlive it)
  * and owns its caches; frames it returns point into the session and its
@@ -49,9 +53,9 @@ struct pd_unwind_opts {
 	pd_log_fn log;		/* warnings, each kind once */
 	void *log_ctx;
 	/*
-	 * Unwind every architecture with a register table (aarch64 on any
-	 * host, i386 processes of x86_64 recordings). Off: x86_64 64-bit
-	 * processes only, what Debian's perf 6.1 on x86_64 unwinds.
+	 * Ignored: every architecture with a register table is unwound on
+	 * any host (it once limited unwinding to x86_64, as perf on an
+	 * x86_64 host). Kept for the layout of the struct.
 	 */
 	bool all_arches;
 	/*
