@@ -26,7 +26,8 @@ same_both() {
 	fi
 }
 
-for f in "$PD_TOP"/testdata/*.data "$PD_TOP"/testdata/newer/*.data; do
+for f in "$PD_TOP"/testdata/*.data "$PD_TOP"/testdata/newer/*.data \
+	"$PD_TOP"/testdata/arm64/*.data; do
 	[ -f "$f" ] || continue
 	same_both "${f#"$PD_TOP"/}" "$f"
 done
