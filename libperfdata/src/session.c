@@ -935,22 +935,28 @@ PD_EXPORT void pd_session__resolve(struct pd_session *s, struct pd_thread *t,
 		      cpumode == PD_MISC_GUEST_KERNEL;
 	struct pd_maps *maps = kernel ? s->kmaps : t ? t->maps : NULL;
 	struct frame_cache_slot *slot;
+	uint64_t gen;
 
 	if (!maps) {
 		resolve(s, t, cpumode, ip, out);
 		return;
 	}
-	slot = frame_slot(s, maps->gen, cpumode, ip);
-	if (slot && slot->gen == maps->gen && slot->frame.ip == ip &&
+	gen = maps->gen;
+	slot = frame_slot(s, gen, cpumode, ip);
+	if (slot && slot->gen == gen && slot->frame.ip == ip &&
 	    slot->frame.cpumode == cpumode) {
 		*out = slot->frame;
 		return;
 	}
 	resolve(s, t, cpumode, ip, out);
-	/* (the first kernel address narrows the kernel maps: a new gen) */
-	if (!slot)
+	/*
+	 * A lookup that changed the maps (the first one landing in the
+	 * kernel map loads its symbols and moves it) answered from the maps
+	 * before the change, as perf does for that one lookup: the same
+	 * address asked again gets the new maps' answer, so it is not kept.
+	 */
+	if (!slot || maps->gen != gen)
 		return;
-	slot = frame_slot(s, maps->gen, cpumode, ip);
 	slot->gen = maps->gen;
 	slot->frame = *out;
 }
