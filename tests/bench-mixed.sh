@@ -52,7 +52,7 @@ elif git -C "$top" rev-parse -q --verify "$base_rev^{commit}" >/dev/null 2>&1; t
 	echo "bench-mixed: building pd-fold of $base_rev in $base (once)" >&2
 	rm -rf "$base" && mkdir -p "$base"
 	if git -C "$top" archive "$base_rev" | tar -x -C "$base" &&
-		make -C "$base" -j2 build/bin/pd-fold >"$base/make.log" 2>&1; then
+		make -C "$base" -j2 B=build build/bin/pd-fold >"$base/make.log" 2>&1; then
 		base_fold=$base/build/bin/pd-fold
 	else
 		echo "bench-mixed: building $base_rev failed (see $base/make.log)" >&2
@@ -84,7 +84,7 @@ samples() {
 		awk '/SAMPLE events:/ { print $3; exit }'
 }
 describe() { # FILE WHAT
-	echo "$2: $(samples "$1") samples, $(awk -v s="$(stat -c %s "$1")" 'BEGIN { printf "%.0f", s / 1048576 }') MB"
+	echo "$2: $(samples "$1") samples, $(awk -v s="$(stat -L -c %s "$1")" 'BEGIN { printf "%.0f", s / 1048576 }') MB"
 }
 side() { # NAME SECONDS RSS CPU
 	printf '    %-52s %7.3f s %8.1f MB %7.2f s CPU\n' "$1" "$2" "$(awk -v k="$3" 'BEGIN { print k / 1024 }')" "$4"
