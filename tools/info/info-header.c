@@ -195,7 +195,7 @@ static void print_bitmap_ranges(FILE *out, const uint64_t *bm, uint64_t nbits)
 
 static void print_mem_topology(FILE *out, const struct pd_features *f)
 {
-	static const char units[] = "BKMGTPE";
+	static const char units[] = "BKMG";
 	uint64_t i;
 
 	fprintf(out, "# memory nodes (nr %" PRIu64 ", block size %#" PRIx64 "):\n",
@@ -210,7 +210,11 @@ static void print_mem_topology(FILE *out, const struct pd_features *f)
 			blocks += (uint64_t)__builtin_popcountll(n->bitmap[w]);
 		size = blocks * f->mem_topology.block_size;
 
-		while (size >= 1024 && units[u + 1]) {
+		/*
+		 * perf divides while more than one whole unit is left and
+		 * stops at G: exactly 1 GiB prints as 1024M
+		 */
+		while (size / 1024 > 1 && units[u + 1]) {
 			size /= 1024;
 			u++;
 		}
