@@ -29,6 +29,7 @@
 
 #include "debuginfod-internal.h"
 #include "internal.h"
+#include "sym-internal.h"
 
 struct pd_debuginfod {
 	struct pd_logger log;
@@ -573,27 +574,6 @@ PD_EXPORT void pd_debuginfod__free(struct pd_debuginfod *d)
 
 #endif /* HAVE_DEBUGINFOD */
 
-/* Whether an ELF file has the section, with contents. */
-static bool has_section(Elf *elf, const char *name, Elf64_Word type)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name) && (!type || sh.sh_type == type))
-			return true;
-	}
-	return false;
-}
-
 bool sym_debuginfod_complete(const char *path)
 {
 	bool ret = false;
@@ -606,8 +586,8 @@ bool sym_debuginfod_complete(const char *path)
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf)
-		ret = has_section(elf, ".symtab", SHT_SYMTAB) &&
-		      has_section(elf, ".debug_info", 0);
+		ret = sym_elf__has_section(elf, ".symtab", SHT_SYMTAB) &&
+		      sym_elf__has_section(elf, ".debug_info", 0);
 	elf_end(elf);
 	close(fd);
 	return ret;

@@ -581,26 +581,6 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 
 /* ---- address spaces ---- */
 
-static bool elf_has_section(Elf *elf, const char *name)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name))
-			return true;
-	}
-	return false;
-}
-
 static bool file_has_section(const char *path, const char *name)
 {
 	bool ret = false;
@@ -614,7 +594,7 @@ static bool file_has_section(const char *path, const char *name)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf)
-		ret = elf_has_section(elf, name);
+		ret = sym_elf__has_section(elf, name, 0);
 	elf_end(elf);
 	close(fd);
 	return ret;
@@ -821,8 +801,8 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 		m->raw = (const uint8_t *)elf_rawfile(elf, &size);
 		m->raw_size = m->raw ? size : 0;
 		m->elf_base = first_load_page(elf);
-		m->has_tables = elf_has_section(elf, ".eh_frame_hdr") ||
-				elf_has_section(elf, ".debug_frame") ||
+		m->has_tables = sym_elf__has_section(elf, ".eh_frame_hdr", 0) ||
+				sym_elf__has_section(elf, ".debug_frame", 0) ||
 				(dso->symsrc && strcmp(dso->symsrc, dso->runtime) &&
 				 file_has_section(dso->symsrc, ".debug_frame"));
 	}
