@@ -38,15 +38,21 @@ if ! have_perf; then
 	skip "perf not installed (apt-get install linux-perf): no long recording"
 	exit 0
 fi
-if ! perf record -q -g -e cpu-clock -F 2999 -o "$tmp/long.data" -- \
-	sh -c 'i=0; while [ $i -lt 500000 ]; do i=$((i + 1)); done; ls -lR /usr/lib >/dev/null 2>&1' \
-	>/dev/null 2>&1 </dev/null; then
-	skip "perf record does not work here (perf_event_paranoid?): no long recording"
-	exit 0
-fi
-n=$(perf script -i "$tmp/long.data" -F ip 2>/dev/null </dev/null | wc -l)
 # a frame takes 40 bytes of a 64 KiB batch, a sample 100 more: 15000
-# frames fill well over the 8 batches in flight at most
+# frames fill well over the 8 batches in flight at most. How long the
+# workload runs depends on the machine (and its shell): it doubles until
+# the recording is that long.
+loops=250000 n=0
+while [ "$n" -le 15000 ] && [ "$loops" -le 8000000 ]; do
+	if ! perf record -q -g -e cpu-clock -F 2999 -o "$tmp/long.data" -- \
+		sh -c "i=0; while [ \$i -lt $loops ]; do i=\$((i + 1)); done; ls -lR /usr/lib >/dev/null 2>&1" \
+		>/dev/null 2>&1 </dev/null; then
+		skip "perf record does not work here (perf_event_paranoid?): no long recording"
+		exit 0
+	fi
+	n=$(perf script -i "$tmp/long.data" -F ip 2>/dev/null </dev/null | wc -l)
+	loops=$((loops * 2))
+done
 check "the long recording has $n frames (over 15000)" [ "$n" -gt 15000 ]
 same_both "a long recording" "$tmp/long.data"
 same_both "a long recording --pid" "$tmp/long.data" --pid

@@ -100,14 +100,20 @@ else
 			>"$tmp/ps" 2>/dev/null </dev/null
 		"$FOLD" -q --script --symfs="$tmp/empty" --kallsyms="$ks" "$f" \
 			>"$tmp/ours" 2>/dev/null
-		check "$name.data: pd-fold --script prints what perf script prints ($(grep -c '^	' "$tmp/ps") frames)" \
-			cmp -s "$tmp/ps" "$tmp/ours"
-		diff "$tmp/ps" "$tmp/ours" | head -6
-		"$PD_BIN/pd-convert" -q --to=script --symfs="$tmp/empty" \
-			--kallsyms="$ks" "$f" >"$tmp/ours" 2>/dev/null
-		check "$name.data: pd-convert --to=script prints what perf script prints" \
-			cmp -s "$tmp/ps" "$tmp/ours"
-		diff "$tmp/ps" "$tmp/ours" | head -6
+		if perf_older_than 6.1; then
+			# perf 5.10 prints an unresolved user frame's absolute
+			# address, 6.1 (whose text --script follows) its offset
+			skip "$name.data: --script text follows perf 6.1's, not perf $(perf_version)'s"
+		else
+			check "$name.data: pd-fold --script prints what perf script prints ($(grep -c '^	' "$tmp/ps") frames)" \
+				cmp -s "$tmp/ps" "$tmp/ours"
+			diff "$tmp/ps" "$tmp/ours" | head -6
+			"$PD_BIN/pd-convert" -q --to=script --symfs="$tmp/empty" \
+				--kallsyms="$ks" "$f" >"$tmp/ours" 2>/dev/null
+			check "$name.data: pd-convert --to=script prints what perf script prints" \
+				cmp -s "$tmp/ps" "$tmp/ours"
+			diff "$tmp/ps" "$tmp/ours" | head -6
+		fi
 		for v in plain all-tid; do
 			# shellcheck disable=SC2046
 			fold_text $(opts_of $v) "$tmp/ps" >"$tmp/want"

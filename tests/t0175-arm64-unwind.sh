@@ -92,7 +92,15 @@ check "pd-unwind dwarf.data: its callchains fold as the arm64 perf's unwinding" 
 # the functions of the plain build's (each one the beginning of a stack
 # of fp.data or dwarf.data: the same call tree, sampled elsewhere)
 { user_stacks "$A64/fp.data"; user_stacks "$A64/dwarf.data"; } | sort -u >"$tmp/plain"
+# libdw before 0.188 gives no frame's registers: a signed return address
+# in a DWARF chain cannot be stripped and resumed from (pd-fold warns)
+# shellcheck disable=SC2086
+"$FOLD" $SYM "$A64/pac-dwarf.data" 2>"$tmp/pacerr" >/dev/null
 for f in pac-fp pac-dwarf; do
+	if [ $f = pac-dwarf ] && grep -q 'elfutils older than 0.188' "$tmp/pacerr"; then
+		skip "pac-dwarf.data: this build's elfutils is older than 0.188: pac-ret chains end early (pd-fold warns so), not compared"
+		continue
+	fi
 	user_stacks "$A64/$f.data" >"$tmp/pac"
 	bad=$(awk 'FILENAME == ARGV[1] { plain[++n] = $0 ";"; next }
 		{ ok = 0; for (i = 1; i <= n; i++) if (index(plain[i], $0 ";") == 1) ok = 1

@@ -229,8 +229,14 @@ arm64_checks() {
 	# the plain build's main functions (a fifth of the samples or more
 	# each: all of them in a few samples of the pac-ret build's too)
 	arm64_funcs 20 <"$tmp/plain.user" >"$tmp/plain.hot"
-	"$PD_BIN/pd-fold" --symfs="$_sym" --kallsyms="$_ks" "$_d/pac-dwarf.data" 2>/dev/null |
+	"$PD_BIN/pd-fold" --symfs="$_sym" --kallsyms="$_ks" "$_d/pac-dwarf.data" 2>"$tmp/pac.err" |
 		arm64_user_stacks "$_d/bin/leafcalls-pac" >"$tmp/pac.user"
+	# libdw before 0.188 gives no frame's registers: a signed return
+	# address cannot be stripped and resumed from (pd-fold warns)
+	if grep -q 'elfutils older than 0.188' "$tmp/pac.err"; then
+		skip "pac-dwarf.data: this build's elfutils is older than 0.188: pac-ret chains end early (pd-fold warns so), not compared"
+		return 0
+	fi
 	arm64_tree_misfits <"$tmp/pac.user" >"$tmp/pac.misfit"
 	arm64_funcs 0 <"$tmp/pac.user" >"$tmp/pac.funcs"
 	if [ -s "$tmp/pac.user" ] && [ ! -s "$tmp/pac.misfit" ] &&
