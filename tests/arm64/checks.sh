@@ -36,6 +36,21 @@ arm64_cat() {
 
 # the binaries as the recordings name them (/testdata/arm64/bin/...),
 # under a symfs root
+# arm64_pac_tree TOOL BASE: BASE.user, the pac-ret build's user stacks as
+# TOOL unwound them, are paths of the call tree from _start through every
+# main function of the plain build ($tmp/plain.hot)
+arm64_pac_tree() {
+	arm64_tree_misfits <"$2.user" >"$2.misfit"
+	arm64_funcs 0 <"$2.user" >"$2.funcs"
+	if [ -s "$2.user" ] && [ ! -s "$2.misfit" ] &&
+		[ -z "$(comm -23 "$tmp/plain.hot" "$2.funcs")" ]; then
+		ok "pac-dwarf.data: $1 unwinds the pac-ret build to _start through the plain build's functions"
+	else
+		not_ok "pac-dwarf.data: $1 unwinds the pac-ret build to _start through the plain build's functions ($(wc -l <"$2.misfit") of $(wc -l <"$2.user") stacks are not)"
+		head -3 "$2.misfit" | sed 's/^/# /'
+	fi
+}
+
 arm64_symfs() {
 	_s=$tmp/symfs.$$
 	mkdir -p "$_s/testdata"
@@ -237,15 +252,7 @@ arm64_checks() {
 		skip "pac-dwarf.data: this build's elfutils is older than 0.188: pac-ret chains end early (pd-fold warns so), not compared"
 		return 0
 	fi
-	arm64_tree_misfits <"$tmp/pac.user" >"$tmp/pac.misfit"
-	arm64_funcs 0 <"$tmp/pac.user" >"$tmp/pac.funcs"
-	if [ -s "$tmp/pac.user" ] && [ ! -s "$tmp/pac.misfit" ] &&
-		[ -z "$(comm -23 "$tmp/plain.hot" "$tmp/pac.funcs")" ]; then
-		ok "pac-dwarf.data: pd-fold unwinds the pac-ret build to _start through the plain build's functions"
-	else
-		not_ok "pac-dwarf.data: pd-fold unwinds the pac-ret build to _start through the plain build's functions ($(wc -l <"$tmp/pac.misfit") of $(wc -l <"$tmp/pac.user") stacks are not)"
-		head -3 "$tmp/pac.misfit" | sed 's/^/# /'
-	fi
+	arm64_pac_tree pd-fold "$tmp/pac"
 	if ! have_perf; then
 		skip "pac-dwarf.data: perf not installed, pd-unwind's output not read back"
 		return 0
@@ -254,13 +261,5 @@ arm64_checks() {
 	perf script --symfs="$_sym" --kallsyms="$_ks" -i "$(perf_readable "$tmp/pac-unw.data")" 2>/dev/null </dev/null |
 		"$PD_BIN/pd-fold" --input=script |
 		arm64_user_stacks "$_d/bin/leafcalls-pac" >"$tmp/pacu.user"
-	arm64_tree_misfits <"$tmp/pacu.user" >"$tmp/pacu.misfit"
-	arm64_funcs 0 <"$tmp/pacu.user" >"$tmp/pacu.funcs"
-	if [ -s "$tmp/pacu.user" ] && [ ! -s "$tmp/pacu.misfit" ] &&
-		[ -z "$(comm -23 "$tmp/plain.hot" "$tmp/pacu.funcs")" ]; then
-		ok "pac-dwarf.data: pd-unwind unwinds the pac-ret build to _start through the plain build's functions"
-	else
-		not_ok "pac-dwarf.data: pd-unwind unwinds the pac-ret build to _start through the plain build's functions ($(wc -l <"$tmp/pacu.misfit") of $(wc -l <"$tmp/pacu.user") stacks are not)"
-		head -3 "$tmp/pacu.misfit" | sed 's/^/# /'
-	fi
+	arm64_pac_tree pd-unwind "$tmp/pacu"
 }
