@@ -156,6 +156,40 @@ for f in inl-dwarf dwarf; do
 	diff "$tmp/want" "$tmp/got" | head -6
 done
 
+# A stripped binary beside its debug file names every function as the
+# whole binary does, aliases included. Each is in a build-id cache, as
+# debuginfod, archives and perf buildid-cache leave them: the whole
+# binary as "elf"; the stripped one as "elf" and its debug file as
+# "debug". Where no DWARF unit covers an address, perf's addr2line reads
+# the debug file's .symtab (burn-nofp's libc wrappers: __clock_gettime is
+# printed as clock_gettime, inlined). One line per function symbol, at
+# its start and one byte in.
+if command -v objcopy >/dev/null 2>&1 && command -v strip >/dev/null 2>&1; then
+	bid=$(readelf -n bin/burn-nofp | awk '/Build ID/ { print $3 }')
+	rest=${bid#??}
+	w=$tmp/whole/.build-id/${bid%"$rest"}/$rest
+	s=$tmp/split/.build-id/${bid%"$rest"}/$rest
+	mkdir -p "$w" "$s"
+	cp bin/burn-nofp "$w/elf"
+	strip --strip-all -o "$s/elf" bin/burn-nofp
+	objcopy --only-keep-debug bin/burn-nofp "$s/debug"
+	# map_ip = vaddr - (p_vaddr - p_offset) of the text segment
+	seg=$(readelf -lW bin/burn-nofp | awk '$1 == "LOAD" && / E / { print $3, $2; exit }')
+	bias=$(( ${seg% *} - ${seg#* } ))
+	nm bin/burn-nofp | while read -r addr type name; do
+		case $type in T|t|W|i) ;; *) continue ;; esac
+		a=$((0x$addr - bias))
+		printf '\t%16x %s+0x0 (/x/burn-nofp)\n\t%16x %s+0x1 (/x/burn-nofp)\n' $a "$name" $((a + 1)) "$name"
+	done >"$tmp/fn-lines"
+	PERF_BUILDID_DIR=$tmp/whole "$SL" -P --build-id "$bid" <"$tmp/fn-lines" >"$tmp/want"
+	PERF_BUILDID_DIR=$tmp/split "$SL" -P --build-id "$bid" <"$tmp/fn-lines" >"$tmp/got"
+	check "burn-nofp stripped beside its debug file: the inlined frames of the whole binary at $(wc -l <"$tmp/fn-lines") function addresses ($(grep -c '(inlined)' "$tmp/want") inlined lines, clock_gettime's among them)" \
+		sh -c "test -s '$tmp/fn-lines' && grep -q ' clock_gettime+0x[01] (inlined)' '$tmp/want' && cmp -s '$tmp/want' '$tmp/got'"
+	diff "$tmp/want" "$tmp/got" | head -6
+else
+	skip "objcopy or strip missing (apt-get install binutils): no split debug file to compare"
+fi
+
 # fold-inline against stackcollapse-perf.pl's inline(): addr2line's
 # output without its first line; "??" then "??:0" and NAME+0xOFF: the
 # same through nm's address for NAME; pairs reversed and joined

@@ -75,6 +75,11 @@ run() {
 	echo $? >"$tmp/$_n.rc"
 }
 rc() { cat "$tmp/$1.rc"; }
+# where an output differs from the one with the binaries present: the
+# first lines of the difference, as comments
+show_diff() { # WANT GOT
+	cmp -s "$1" "$2" || diff "$1" "$2" | head -8 | sed 's/^/# /'
+}
 named() { grep -c -i debuginfod "$tmp/$1.err"; }
 
 # the outputs with the binaries present
@@ -157,6 +162,7 @@ run dwarf "$FOLD" -v "$tmp/dwarf.data"
 r2=$(served)
 check "DWARF: pd-fold's output (unwound, inline frames) equals the one with the binaries present" \
 	sh -c "test $(rc dwarf) = 0 && cmp -s '$tmp/want-dwarf.out' '$tmp/dwarf.out'"
+show_diff "$tmp/want-dwarf.out" "$tmp/dwarf.out"
 check "-v: burn-nofp's executable (stripped) and its debuginfo fetched: $(grep -c 'fetched from' "$tmp/dwarf.err") lines, $((r2 - r1)) files sent" \
 	sh -c "grep -q 'burn-nofp (build id [0-9a-f]*): executable fetched from $URL/' '$tmp/dwarf.err' && \
 	       grep -q 'burn-nofp (build id [0-9a-f]*): debuginfo fetched from $URL/' '$tmp/dwarf.err' && \
@@ -193,9 +199,11 @@ check "DEBUGINFOD_PROGRESS=1: the client reports its download on standard error"
 run diff "$PD_BIN/pd-diff" "$tmp/fp.data" "$tmp/dwarf.data"
 check "pd-diff: the same output as with the binaries present" \
 	sh -c "test $(rc diff) = 0 && test -s '$tmp/diff.out' && cmp -s '$tmp/want-diff.out' '$tmp/diff.out'"
+show_diff "$tmp/want-diff.out" "$tmp/diff.out"
 run script env DEBUGINFOD_CACHE_PATH="$tmp/cache2" "$PD_BIN/pd-convert" --to=script "$tmp/dwarf.data"
 check "pd-convert --to=script (a fresh client cache): the same text as with the binaries present" \
 	sh -c "test $(rc script) = 0 && cmp -s '$tmp/want-script.out' '$tmp/script.out'"
+show_diff "$tmp/want-script.out" "$tmp/script.out"
 
 # an archive made here, where the binaries are not, then read offline
 run archive env DEBUGINFOD_CACHE_PATH="$tmp/cache3" "$PD_BIN/pd-convert" -v --to=archive "$tmp/dwarf.data" -o "$tmp/dwarf.tar.zst"

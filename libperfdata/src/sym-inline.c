@@ -125,11 +125,18 @@ fail:
 	return NULL;
 }
 
-/* The symbols' file (a debug file when there is one), else the binary;
- * and the binary's own symbol table, as addr2line -e FILE reads it. */
+/*
+ * The symbols' file (a debug file when there is one), else the binary,
+ * for DWARF; and for the function names where no unit covers an address,
+ * the symbol table addr2line -e FILE reads where perf runs it: on the
+ * symbols' file when that has a .symtab (perf's symsrc_filename), else
+ * on the binary. A stripped binary beside its debug file (debuginfod,
+ * /usr/lib/debug) so names what the unstripped binary names.
+ */
 static struct sym_dwarf *dso_dwarf(struct pd_dso *d)
 {
 	struct sym_dwarf *dw = NULL;
+	const char *sym_file;
 
 	if (d->dw_tried)
 		return d->dw;
@@ -153,8 +160,9 @@ static struct sym_dwarf *dso_dwarf(struct pd_dso *d)
 		dw->fd = -1;
 		dw->sym_fd = -1;
 	}
-	if (d->runtime) {
-		dw->sym_fd = open(d->runtime, O_RDONLY | O_CLOEXEC);
+	sym_file = d->symsrc && d->symsrc_symtab ? d->symsrc : d->runtime;
+	if (sym_file) {
+		dw->sym_fd = open(sym_file, O_RDONLY | O_CLOEXEC);
 		if (dw->sym_fd >= 0)
 			dw->sym_elf = elf_begin(dw->sym_fd, ELF_C_READ_MMAP, NULL);
 	}

@@ -16,6 +16,9 @@
  *       stdout: the same with each frame replaced by its inline chain
  *       the way perf script prints DWARF-unwound callchains (see
  *       pd_inline_frame.perf_name); other lines unchanged
+ *   symlookup -P --build-id HEX
+ *       the same, every DSO given that build id (found through the
+ *       build-id cache, as in a recording's build-id table)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +64,8 @@ static void print_inline(struct pd_dso *d, uint64_t addr, bool vaddr)
 }
 
 /* "\t%16llx SYM+0xOFF (DSO)" */
-static void perf_inline_line(struct pd_symbolizer *s, const char *line)
+static void perf_inline_line(struct pd_symbolizer *s, const char *line,
+			     const uint8_t *bid, int nb)
 {
 	struct pd_inline_frame f[64];
 	const struct pd_sym *sym;
@@ -81,7 +85,7 @@ static void perf_inline_line(struct pd_symbolizer *s, const char *line)
 	len = (int)(close - open - 1);
 	memcpy(path, open + 1, len);
 	path[len] = '\0';
-	d = pd_symbolizer__dso(s, path, NULL, 0);
+	d = pd_symbolizer__dso(s, path, nb ? bid : NULL, nb);
 	sym = d ? pd_dso__find(d, ip) : NULL;
 	n = sym ? pd_dso__inline_frames(d, ip, f, 64) : 0;
 	if (n <= 0) {
@@ -105,6 +109,8 @@ int main(int argc, char **argv)
 	struct pd_symbolizer *s;
 	const char *inl = NULL;
 	bool inl_vaddr = false, perf_inline = false;
+	uint8_t p_bid[20];
+	int p_nb = 0;
 	char line[8192];
 	int i;
 
@@ -115,6 +121,8 @@ int main(int argc, char **argv)
 			opts.kallsyms = argv[++i];
 		else if (!strcmp(argv[i], "-P"))
 			perf_inline = true;
+		else if (!strcmp(argv[i], "--build-id") && i + 1 < argc)
+			p_nb = parse_bid(argv[++i], p_bid);
 		else if (!strcmp(argv[i], "--no-demangle"))
 			opts.no_demangle = true;
 		else if ((!strcmp(argv[i], "-i") || !strcmp(argv[i], "-I")) &&
@@ -122,7 +130,7 @@ int main(int argc, char **argv)
 			inl_vaddr = argv[i][1] == 'i';
 			inl = argv[++i];
 		} else {
-			fprintf(stderr, "usage: symlookup [--symfs DIR] [--kallsyms FILE] [--no-demangle] [-i|-I FILE|-P]\n");
+			fprintf(stderr, "usage: symlookup [--symfs DIR] [--kallsyms FILE] [--no-demangle] [-i|-I FILE|-P [--build-id HEX]]\n");
 			return 2;
 		}
 	}
@@ -138,7 +146,7 @@ int main(int argc, char **argv)
 		int nb = 0, pid;
 
 		if (perf_inline) {
-			perf_inline_line(s, line);
+			perf_inline_line(s, line, p_bid, p_nb);
 			continue;
 		}
 		if (inl) {
