@@ -15,7 +15,7 @@ struct pd_arena_chunk {
 	alignas(max_align_t) unsigned char mem[];
 };
 
-void *pd_arena_alloc(struct pd_arena *a, size_t size)
+static void *arena_take(struct pd_arena *a, size_t size)
 {
 	struct pd_arena_chunk *c = a->head;
 	size_t align = alignof(max_align_t);
@@ -45,8 +45,21 @@ void *pd_arena_alloc(struct pd_arena *a, size_t size)
 	}
 	p = c->mem + c->used;
 	c->used += need;
-	memset(p, 0, size);
 	return p;
+}
+
+void *pd_arena_alloc(struct pd_arena *a, size_t size)
+{
+	void *p = arena_take(a, size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+void *pd_arena_alloc_uninit(struct pd_arena *a, size_t size)
+{
+	return arena_take(a, size);
 }
 
 void *pd_arena_array(struct pd_arena *a, size_t nr, size_t size)

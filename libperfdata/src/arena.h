@@ -17,6 +17,9 @@ struct pd_arena {
 
 /* Zeroed memory aligned for any type; NULL when out of memory. */
 void *pd_arena_alloc(struct pd_arena *a, size_t size);
+/* The same, not zeroed: for a buffer about to be filled (megabytes read
+ * from a file, where zeroing costs as much as the reading). */
+void *pd_arena_alloc_uninit(struct pd_arena *a, size_t size);
 /* Zeroed array of nr elements; NULL on overflow or out of memory. */
 void *pd_arena_array(struct pd_arena *a, size_t nr, size_t size);
 void *pd_arena_memdup(struct pd_arena *a, const void *p, size_t size);

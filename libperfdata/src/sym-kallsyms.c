@@ -9,6 +9,7 @@
  * pd_dso__kernel_module() tells their "[module]".
  */
 #include <elf.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -54,6 +55,36 @@ static const uint8_t hex_val1[256] = {
 	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
 
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+/*
+ * 8 hex digits at p (the first the most significant) into *v: false if
+ * one of the 8 bytes is no hex digit. All 8 lanes at once: a byte below
+ * 0x80 plus (0x80 - lo) sets its lane's top bit exactly when it is lo
+ * or above, and carries into no other lane.
+ */
+static bool hex8(const char *p, uint64_t *v)
+{
+	uint64_t x, digit, lower, upper, nib;
+
+	memcpy(&x, p, 8);
+	x = le64toh(x);
+	digit = (x + 0x50 * ONES) & ~(x + 0x46 * ONES);		/* 0-9 */
+	lower = (x + 0x1f * ONES) & ~(x + 0x19 * ONES);		/* a-f */
+	upper = (x + 0x3f * ONES) & ~(x + 0x39 * ONES);		/* A-F */
+	if (x & HIGHS || ((digit | lower | upper) & HIGHS) != HIGHS)
+		return false;
+	/* a digit's value is its low nibble; a letter's, that plus 9 */
+	nib = (x & 0x0f * ONES) + 9 * ((x >> 6) & ONES);
+	/* the first digit in the top nibble: pair the nibbles up */
+	nib = __builtin_bswap64(nib);
+	nib = (nib | nib >> 4) & 0x00ff00ff00ff00ffULL;
+	nib = (nib | nib >> 8) & 0x0000ffff0000ffffULL;
+	*v = (nib | nib >> 16) & 0xffffffffULL;
+	return true;
+}
+
 /*
  * strtoull(p, end, 16) on 120 thousand lines is a good part of the load:
  * the plain case, up to 16 digits and no "0x", is read here; anything
@@ -63,20 +94,14 @@ static unsigned long long hex(const char *p, char **end)
 {
 	unsigned long long v = 0;
 	const char *q = p;
-	unsigned int bad = 0, i;
+	uint64_t hi, lo;
 	int k;
 
-	/* a 64-bit kernel's 16 digits and a space, without a loop test */
-	for (i = 0; i < 16; i++) {
-		k = hex_val1[(unsigned char)p[i]];
-		bad |= !k;
-		v = v << 4 | (unsigned int)(k - 1);
-	}
-	if (!bad && p[16] == ' ') {
+	/* a 64-bit kernel's 16 digits and a space, without a loop */
+	if (p[16] == ' ' && hex8(p, &hi) && hex8(p + 8, &lo)) {
 		*end = (char *)p + 16;
-		return v;
+		return hi << 32 | lo;
 	}
-	v = 0;
 
 	while ((k = hex_val1[(unsigned char)*q]) && q - p < 16) {
 		v = v << 4 | (unsigned int)(k - 1);
@@ -146,7 +171,8 @@ static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 static int read_lines(struct pd_dso *d, struct sym_vec *sv, int fd)
 {
 	size_t cap = READ_SIZE, len = 0, pos = 0;
-	char *buf = pd_arena_alloc(&d->arena, cap + SLACK), *nl;
+	/* not zeroed: megabytes about to be read into */
+	char *buf = pd_arena_alloc_uninit(&d->arena, cap + SLACK), *nl;
 	bool eof = false;
 	int ret;
 
@@ -161,7 +187,7 @@ static int read_lines(struct pd_dso *d, struct sym_vec *sv, int fd)
 			len -= pos;
 			if (len * 2 > cap)
 				cap = len * 2;
-			nl = pd_arena_alloc(&d->arena, cap + SLACK);
+			nl = pd_arena_alloc_uninit(&d->arena, cap + SLACK);
 			if (!nl)
 				return -ENOMEM;
 			memcpy(nl, buf + pos, len);
@@ -180,6 +206,8 @@ static int read_lines(struct pd_dso *d, struct sym_vec *sv, int fd)
 		} else {
 			len += (size_t)n;
 		}
+		/* the slack past the data: zeros (see SLACK) */
+		memset(buf + len, 0, SLACK);
 		/* [pos, len): lines not yet added, the last maybe partial */
 		while ((nl = memchr(buf + pos, '\n', len - pos))) {
 			*nl = '\0';
