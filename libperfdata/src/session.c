@@ -30,6 +30,7 @@
 #include "session-internal.h"
 #include "session-jit.h"
 #include "session-maps.h"
+#include "sym-internal.h"
 #include "sym-kmaps.h"
 
 /* FORK synthesized by perf record for a running task: no map copy */
@@ -285,6 +286,47 @@ nomem:
 	pd_session__free(s);
 	errno = ENOMEM;
 	return NULL;
+}
+
+/*
+ * The files of the build-id table (those perf found samples in): the
+ * user ones first, the kernel last, as a profile's first samples are
+ * often the kernel's, which the first lookup then loads itself while the
+ * thread loads the others.
+ */
+PD_EXPORT int pd_session__preload_symbols(struct pd_session *s)
+{
+	struct sym_preload_req *v;
+	const struct bid_entry *kernel = NULL;
+	size_t i, n = 0;
+	int err;
+
+	if (!s->nr_bids)
+		return 0;
+	v = calloc(s->nr_bids, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < s->cap_bids; i++) {
+		const struct bid_entry *b = &s->bids[i];
+
+		if (!b->name)
+			continue;
+		if (b->kernel && !strcmp(b->name, "[kernel.kallsyms]"))
+			kernel = b;
+		else if (!b->kernel && b->name[0] == '/')
+			v[n++] = (struct sym_preload_req){
+				.kind = PD_DSO_ELF, .path = b->name,
+				.build_id = b->id, .build_id_size = b->size,
+			};
+	}
+	if (kernel)
+		v[n++] = (struct sym_preload_req){
+			.kind = PD_DSO_KERNEL, .path = kernel->name,
+			.build_id = kernel->id, .build_id_size = kernel->size,
+		};
+	err = sym_preload__start(s->sym, v, n);
+	free(v);
+	return err;
 }
 
 PD_EXPORT void pd_session__free(struct pd_session *s)

@@ -111,10 +111,12 @@ int pd__sym_use_archive(struct pd_symbolizer *s, struct pd_archive *a)
 	return 0;
 }
 
-static void dso_free(struct pd_dso *d)
+void sym_dso__free(struct pd_dso *d)
 {
 	size_t i;
 
+	if (!d)
+		return;
 	sym_inline__free(d->dw);
 	free(d->syms);
 	free(d->sym_bucket);
@@ -140,9 +142,10 @@ PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 
 	if (!s)
 		return;
+	sym_preload__free(s);
 	for (d = s->dsos; d; d = next) {
 		next = d->next;
-		dso_free(d);
+		sym_dso__free(d);
 	}
 	sym_jitdump__free(s->jitdumps);
 	if (s->own_vdso) {
@@ -229,7 +232,7 @@ static uint64_t hash_key(const char *path, const uint8_t *bid, size_t n)
 	return h;
 }
 
-static struct pd_dso *dso_new(struct pd_symbolizer *s, enum pd_dso_kind kind,
+struct pd_dso *sym_dso__alloc(struct pd_symbolizer *s, enum pd_dso_kind kind,
 			      const char *path)
 {
 	struct pd_dso *d = calloc(1, sizeof(*d));
@@ -243,6 +246,16 @@ static struct pd_dso *dso_new(struct pd_symbolizer *s, enum pd_dso_kind kind,
 	}
 	d->s = s;
 	d->kind = kind;
+	return d;
+}
+
+static struct pd_dso *dso_new(struct pd_symbolizer *s, enum pd_dso_kind kind,
+			      const char *path)
+{
+	struct pd_dso *d = sym_dso__alloc(s, kind, path);
+
+	if (!d)
+		return NULL;
 	d->next = s->dsos;
 	s->dsos = d;
 	return d;
@@ -292,6 +305,15 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 		    (!build_id_size || !memcmp(d->build_id, build_id, build_id_size)) &&
 		    !strcmp(d->path, path))
 			return d;
+	/* loaded ahead (sym-preload.c): the same symbols */
+	d = sym_preload__take(s, PD_DSO_ELF, path, build_id, build_id_size);
+	if (d) {
+		d->next = s->dsos;
+		s->dsos = d;
+		d->hnext = s->hash[h];
+		s->hash[h] = d;
+		return d;
+	}
 	d = dso_new(s, PD_DSO_ELF, path);
 	if (!d) {
 		errno = ENOMEM;
@@ -450,6 +472,45 @@ static void warn_vmlinux(struct pd_symbolizer *s, const struct pd_dso *d,
 }
 
 /*
+ * kallsyms into d, from the file kallsyms_path() picks (and
+ * /proc/kallsyms when a copy turns out stale): 0 whether or not it had
+ * symbols, or -ENOMEM; *path the file read (NULL out of memory).
+ */
+static int kallsyms_into(struct pd_symbolizer *s, struct pd_dso *d,
+			 const uint8_t *build_id, size_t build_id_size,
+			 char **pathp)
+{
+	char *path;
+	bool copy;
+	int err;
+
+	*pathp = NULL;
+	path = kallsyms_path(s, build_id, build_id_size, &copy);
+	if (!path)
+		return -ENOMEM;
+	err = copy ? sym_kallsyms__load_copy(d, path) : -ESTALE;
+	if (err == -ESTALE && copy) {
+		free(path);
+		path = strdup("/proc/kallsyms");
+		if (!path)
+			return -ENOMEM;
+	}
+	if (err == -ESTALE)
+		err = sym_kallsyms__load(d, path);
+	*pathp = path;
+	return err == -ENOMEM ? err : 0;
+}
+
+int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d)
+{
+	char *path;
+	int err = kallsyms_into(s, d, d->build_id, d->key_build_id_size, &path);
+
+	free(path);
+	return err;
+}
+
+/*
  * perf 6.1's dso__load_kernel_sym(): --kallsyms wins; else a --vmlinux
  * is the only source tried (no fallback when it cannot be used); else
  * kallsyms as kallsyms_path() says, with nothing local under a symfs.
@@ -459,7 +520,6 @@ static int kernel_load(struct pd_symbolizer *s, struct pd_dso *d,
 		       const char *ref_name, uint64_t ref_addr)
 {
 	char *path;
-	bool copy;
 	int err;
 
 	if (s->vmlinux && !s->kallsyms) {
@@ -479,19 +539,8 @@ static int kernel_load(struct pd_symbolizer *s, struct pd_dso *d,
 			 "--symfs without --kallsyms: kernel frames stay unresolved (as perf leaves them)");
 		return 0;
 	}
-	path = kallsyms_path(s, build_id, build_id_size, &copy);
-	if (!path)
-		return -ENOMEM;
-	err = copy ? sym_kallsyms__load_copy(d, path) : -ESTALE;
-	if (err == -ESTALE && copy) {
-		free(path);
-		path = strdup("/proc/kallsyms");
-		if (!path)
-			return -ENOMEM;
-	}
-	if (err == -ESTALE)
-		err = sym_kallsyms__load(d, path);
-	if (err == -ENOMEM) {
+	err = kallsyms_into(s, d, build_id, build_id_size, &path);
+	if (err) {
 		free(path);
 		return err;
 	}
@@ -526,6 +575,15 @@ pd_symbolizer__kernel_reloc(struct pd_symbolizer *s, const uint8_t *build_id,
 			    build_id_size) &&
 		    (!s->vmlinux || d->ref_addr == ref_addr))
 			return d;
+	/* loaded ahead (sym-preload.c), with no vmlinux: the same symbols */
+	d = sym_preload__take(s, PD_DSO_KERNEL, "[kernel.kallsyms]", build_id,
+			      build_id_size);
+	if (d) {
+		d->ref_addr = ref_addr;
+		d->next = s->dsos;
+		s->dsos = d;
+		return d;
+	}
 	d = dso_new(s, PD_DSO_KERNEL, "[kernel.kallsyms]");
 	if (!d) {
 		errno = ENOMEM;

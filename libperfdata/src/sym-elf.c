@@ -675,6 +675,16 @@ int sym_elf__load(struct pd_dso *d)
 		if ((i == CAND_DEBUGINFOD && used) ||
 		    (i == CAND_DEBUGINFOD_DEBUG && syms))
 			break;
+		/*
+		 * ahead of the lookup (sym-preload.c), debuginfod is the
+		 * lookup's to ask, if there is one to ask
+		 */
+		if (i >= CAND_DEBUGINFOD && d->preloading) {
+			if (!d->preload_remote)
+				continue;	/* as sym_debuginfod_fetch() */
+			d->preload_gave_up = true;
+			break;
+		}
 		memset(&cand, 0, sizeof(cand));
 		cand.fd = -1;
 		if (cand_path(d, i, cand.path, sizeof(cand.path)))

@@ -147,6 +147,12 @@ struct pd_dso {
 
 	struct sym_dwarf *dw;		/* inline resolver state, lazily */
 	bool dw_tried;
+	/*
+	 * Loading on sym-preload.c's thread, which asks no debuginfod
+	 * server: with one to ask (remote), gave_up says the load came to
+	 * it (the lookup then loads the file again).
+	 */
+	bool preloading, preload_remote, preload_gave_up;
 
 	struct pd_arena arena;		/* names */
 };
@@ -171,7 +177,40 @@ struct pd_symbolizer {
 	/* an unwinder's helper (unwind-ahead.c): an ELF DSO's files are
 	 * found, its symbols not read */
 	bool files_only;
+	struct sym_preload *preload;	/* DSOs loaded ahead, or NULL */
 };
+
+/* A new DSO on no list (sym_dso__free() frees it); NULL on ENOMEM. */
+struct pd_dso *sym_dso__alloc(struct pd_symbolizer *s, enum pd_dso_kind kind,
+			      const char *path);
+void sym_dso__free(struct pd_dso *d);
+/* The kernel's symbols into d from kallsyms, as a lookup without a
+ * vmlinux loads them, warning of nothing: 0 or -ENOMEM. */
+int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d);
+
+/* One file to load ahead: an ELF file's path, or "[kernel.kallsyms]". */
+struct sym_preload_req {
+	enum pd_dso_kind kind;
+	const char *path;
+	const uint8_t *build_id;
+	size_t build_id_size;
+};
+/*
+ * Loads the files of v, in order, on a thread of its own (sym-preload.c);
+ * those it cannot load as a lookup would are left out. 0 or -errno.
+ */
+int sym_preload__start(struct pd_symbolizer *s,
+		       const struct sym_preload_req *v, size_t n);
+/*
+ * The DSO a lookup of this key would load, loaded ahead (waited for when
+ * under way), off the preload's hands: the caller links it. NULL: none,
+ * or not yet begun (the lookup loads it, the thread then skips it).
+ */
+struct pd_dso *sym_preload__take(struct pd_symbolizer *s,
+				 enum pd_dso_kind kind, const char *path,
+				 const uint8_t *build_id, size_t build_id_size);
+/* The thread ended, the DSOs it loaded that no lookup took freed. */
+void sym_preload__free(struct pd_symbolizer *s);
 
 /* A new DSO on the symbolizer's list (freed with it), not looked up by
  * path; NULL on ENOMEM. */
