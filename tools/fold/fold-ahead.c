@@ -20,7 +20,7 @@
 /* longest line the folding thread formats (as fold-data.c's) */
 #define LINE_SIZE	8192
 
-enum item_kind { ITEM_FIELDS, ITEM_TEXT, ITEM_FRAMES, ITEM_END };
+enum item_kind { ITEM_FIELDS, ITEM_TEXT, ITEM_FRAMES, ITEM_END, ITEM_SAMPLE };
 
 struct item {
 	uint32_t kind;
@@ -34,6 +34,13 @@ struct ahead_frame {
 	const char *dso_name;
 	const char *inline_name;
 	bool kernel;
+};
+
+/* an ITEM_SAMPLE's payload: this, the header's fields if has_fields,
+ * then nr frames; the whole sample in one item */
+struct sample_head {
+	uint32_t has_fields;
+	uint32_t nr;
 };
 
 struct batch {
@@ -76,6 +83,9 @@ bool fold_ahead__wanted(bool apt)
 		return true;
 	return load < (double)cpus - 0.5;
 }
+
+static void copy_frames(struct ahead_frame *v, const struct pd_frame *frames,
+			size_t n);
 
 static void fold_frames(struct fold_ahead *a, const struct ahead_frame *v,
 			size_t n)
@@ -132,6 +142,23 @@ static void fold_batch(struct fold_ahead *a, const struct batch *b)
 			a->line[0] = '\0';
 			fold_script_parser__line(a->p, a->line, 0);
 			break;
+		case ITEM_SAMPLE: {
+			struct sample_head h;
+			struct fold_sample smp;
+
+			memcpy(&h, payload, sizeof(h));
+			payload += sizeof(h);
+			if (h.has_fields) {
+				memcpy(&smp, payload, sizeof(smp));
+				payload += sizeof(smp);
+				folder__begin(a->f, &smp);
+			}
+			fold_frames(a, (const struct ahead_frame *)payload,
+				    h.nr);
+			a->line[0] = '\0';
+			fold_script_parser__line(a->p, a->line, 0);
+			break;
+		}
 		}
 		pos += sizeof(it) + ((it.size + 7) & ~(size_t)7);
 	}
@@ -280,7 +307,7 @@ int fold_ahead__frames(struct fold_ahead *a, const struct pd_frame *frames,
 {
 	/* frames per item: a batch holds the longest chain in pieces */
 	const size_t per = (BATCH_SIZE / 2) / sizeof(struct ahead_frame);
-	size_t done = 0, k, i;
+	size_t done = 0, k;
 
 	while (done < (size_t)n) {
 		struct ahead_frame *v;
@@ -289,21 +316,56 @@ int fold_ahead__frames(struct fold_ahead *a, const struct pd_frame *frames,
 		v = add_item(a, ITEM_FRAMES, k * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
-		for (i = 0; i < k; i++) {
-			const struct pd_frame *fr = &frames[done + i];
-
-			v[i] = (struct ahead_frame){
-				.ip = fr->ip,
-				.addr = fr->addr,
-				.sym = fr->sym,
-				.dso_name = fr->dso_name,
-				.inline_name = fr->inline_name,
-				.kernel = fr->kernel,
-			};
-		}
+		copy_frames(v, frames + done, k);
 		done += k;
 	}
 	return add_item(a, ITEM_END, 0) ? 0 : -ENOMEM;
+}
+
+static void copy_frames(struct ahead_frame *v, const struct pd_frame *frames,
+			size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct pd_frame *fr = &frames[i];
+
+		v[i] = (struct ahead_frame){
+			.ip = fr->ip,
+			.addr = fr->addr,
+			.sym = fr->sym,
+			.dso_name = fr->dso_name,
+			.inline_name = fr->inline_name,
+			.kernel = fr->kernel,
+		};
+	}
+}
+
+int fold_ahead__sample(struct fold_ahead *a, const struct fold_sample *smp,
+		       const struct pd_frame *frames, int n)
+{
+	struct sample_head h = { .has_fields = smp != NULL, .nr = (uint32_t)n };
+	size_t size = sizeof(h) + (smp ? sizeof(*smp) : 0) +
+		      (size_t)n * sizeof(struct ahead_frame);
+	uint8_t *p;
+
+	/* a long chain: in pieces, as fold_ahead__frames() sends them */
+	if (size > BATCH_SIZE / 2) {
+		if (smp && fold_ahead__header_fields(a, smp))
+			return -ENOMEM;
+		return fold_ahead__frames(a, frames, n);
+	}
+	p = add_item(a, ITEM_SAMPLE, size);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &h, sizeof(h));
+	p += sizeof(h);
+	if (smp) {
+		memcpy(p, smp, sizeof(*smp));
+		p += sizeof(*smp);
+	}
+	copy_frames((struct ahead_frame *)p, frames, (size_t)n);
+	return 0;
 }
 
 void fold_ahead__finish(struct fold_ahead *a)

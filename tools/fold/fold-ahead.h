@@ -46,6 +46,13 @@ int fold_ahead__header_text(struct fold_ahead *a, const char *line,
 int fold_ahead__frames(struct fold_ahead *a, const struct pd_frame *frames,
 		       int n);
 
+/*
+ * A sample whole, in one piece: its header's fields (smp, as above), or
+ * NULL when its header line went before, then its frames (as above).
+ */
+int fold_ahead__sample(struct fold_ahead *a, const struct fold_sample *smp,
+		       const struct pd_frame *frames, int n);
+
 /* Everything sent folded, the thread ended: the folder is the caller's
  * again. Then frees a. NULL is ignored. */
 void fold_ahead__finish(struct fold_ahead *a);

@@ -120,16 +120,16 @@ static bool same_sample(const struct fold_sample *a, const struct fold_sample *b
  * they are memoized), when script_text__header_fields() says the fields
  * are what the text would give; that is checked against the text route
  * on each event's first such sample, and an event where they differ
- * keeps the text.
+ * keeps the text. True: smp holds them, false: the text it is.
  */
-static bool header_direct(struct fold_run *run, const struct pd_event *ev,
-			  const struct pd_thread *t)
+static bool header_fields(struct fold_run *run, const struct pd_event *ev,
+			  const struct pd_thread *t, struct fold_sample *smp)
 {
-	struct fold_sample smp, parsed;
+	struct fold_sample parsed;
 	size_t idx, len;
 
 	if (run->o->script_out || !ev->evsel ||
-	    !script_text__header_fields(run->st, ev, t, &smp))
+	    !script_text__header_fields(run->st, ev, t, smp))
 		return false;
 	idx = (size_t)ev->evsel->idx;
 	if (idx >= run->nr_hdr_route) {
@@ -147,14 +147,9 @@ static bool header_direct(struct fold_run *run, const struct pd_event *ev,
 					  sizeof(run->line));
 		run->hdr_route[idx] =
 			fold_script_header(run->line, len, &parsed) &&
-			same_sample(&smp, &parsed) ? HDR_FIELDS : HDR_TEXT;
+			same_sample(smp, &parsed) ? HDR_FIELDS : HDR_TEXT;
 	}
-	if (run->hdr_route[idx] != HDR_FIELDS)
-		return false;
-	if (run->ahead)
-		return !fold_ahead__header_fields(run->ahead, &smp);
-	folder__begin(run->f, &smp);
-	return true;
+	return run->hdr_route[idx] == HDR_FIELDS;
 }
 
 static int fold_one(void *ctx, const struct pd_event *ev);
@@ -214,6 +209,8 @@ static int fold_one(void *ctx, const struct pd_event *ev)
 	struct fold_run *run = ctx;
 	const struct pd_sample *s = &ev->u.sample;
 	struct pd_thread *t = NULL;
+	struct fold_sample smp;
+	bool direct;
 	int n, i;
 
 	if (run->filter) {
@@ -242,16 +239,20 @@ static int fold_one(void *ctx, const struct pd_event *ev)
 		return 0;
 	if (n < 0)
 		return n;
+	direct = header_fields(run, ev, t, &smp);
 	if (run->ahead) {
-		if (!header_direct(run, ev, t) &&
+		if (!direct &&
 		    fold_ahead__header_text(run->ahead, run->line,
 					    script_text__header(run->st, ev, t,
 								run->line,
 								sizeof(run->line))))
 			return -ENOMEM;
-		return fold_ahead__frames(run->ahead, run->frames, n);
+		return fold_ahead__sample(run->ahead, direct ? &smp : NULL,
+					  run->frames, n);
 	}
-	if (!header_direct(run, ev, t))
+	if (direct)
+		folder__begin(run->f, &smp);
+	else
 		emit(run, script_text__header(run->st, ev, t, run->line,
 					      sizeof(run->line)));
 	for (i = 0; i < n; i++)
@@ -453,6 +454,13 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	    folder__may_run_apart(f) &&
 	    fold_ahead__wanted(o->jobs != 1 && !samples_user_stacks(run->r)))
 		run->ahead = fold_ahead__new(f, run->parser);
+	/*
+	 * with a CPU to spare, the symbols too are loaded on it, while the
+	 * first samples are read (the folding thread has little to do yet);
+	 * without, as the samples need them. Same output either way.
+	 */
+	if (run->ahead)
+		pd_session__preload_symbols(run->session);
 	while ((err = pd_reader__next(run->r, &ev)) > 0) {
 		if (ev->type == PD_RECORD_SAMPLE && run->offcpu)
 			err = offcpu_sample(run, ev);
