@@ -34,6 +34,17 @@ struct pd_logger {
 
 void pd__log(struct pd_logger *l, enum pd_log_level level, const char *fmt, ...)
 	PD_PRINTF(3, 4);
+/*
+ * Set on a thread whose messages another thread gives in their turn (the
+ * read-ahead thread's, stream-ahead.c): fn takes each, formatted without
+ * its logger's name, and returns true when it kept it.
+ */
+struct pd_log_divert {
+	bool (*fn)(void *ctx, struct pd_logger *l, enum pd_log_level level,
+		   const char *msg);
+	void *ctx;
+};
+extern __thread struct pd_log_divert *pd__log_divert;
 #define pd__warn(l, ...) pd__log(l, PD_LOG_WARN, __VA_ARGS__)
 #define pd__info(l, ...) pd__log(l, PD_LOG_INFO, __VA_ARGS__)
 #define pd__debug(l, ...) pd__log(l, PD_LOG_DEBUG, __VA_ARGS__)

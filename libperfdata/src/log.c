@@ -18,6 +18,8 @@ PD_EXPORT void pd_set_log(pd_log_fn fn, void *ctx)
 	default_log_ctx = ctx;
 }
 
+__thread struct pd_log_divert *pd__log_divert;
+
 void pd__log(struct pd_logger *l, enum pd_log_level level, const char *fmt, ...)
 {
 	pd_log_fn fn = l && l->fn ? l->fn : default_log_fn;
@@ -26,6 +28,14 @@ void pd__log(struct pd_logger *l, enum pd_log_level level, const char *fmt, ...)
 	int n = 0;
 	va_list ap;
 
+	/* a thread whose messages another gives, in their turn */
+	if (pd__log_divert) {
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		if (pd__log_divert->fn(pd__log_divert->ctx, l, level, msg))
+			return;
+	}
 	if (level == PD_LOG_WARN && l)
 		l->nr_warnings++;
 	if (!fn)

@@ -80,7 +80,64 @@ struct pd_reader {
 	char errmsg[320];
 	bool failed;
 	bool done;
+
+	/*
+	 * pd_reader__read_ahead(): the thread that reads, frames and
+	 * orders the records (stream-ahead.c), or NULL. ahead_stop: it
+	 * runs, and stops before a record that changes the reader's state
+	 * for its caller (pd__ahead_stops_at()); held: such a record out of
+	 * compressed data, for the caller's thread to read; ahead_failed:
+	 * its read failed (r->failed, set by the caller's thread);
+	 * ahead_wanted: to start again once the caller's thread has read
+	 * the record it stopped before (ahead_passed), a few times at most.
+	 */
+	struct pd_ahead *ahead;
+	bool ahead_stop, ahead_failed, ahead_wanted, ahead_passed;
+	unsigned int nr_ahead_starts;
+	struct pd_queued *held;
 };
+
+/* Where a record to deliver came from. */
+struct pd_raw_src {
+	uint64_t offset;
+	uint64_t inner_offset;
+	uint32_t flags;
+};
+
+/* stream.c: the read-ahead thread stopped before a record (not an error) */
+#define PD__AHEAD_STOP	2
+
+int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
+		 struct pd_raw_src *src);
+
+/*
+ * Records whose reading changes what the reader tells its caller: evsels
+ * and their names, features, tracing data, AUX data. The read-ahead
+ * thread leaves them, and what follows, to the caller's thread.
+ */
+static inline bool pd__ahead_stops_at(uint32_t type)
+{
+	return type == PD_RECORD_HEADER_ATTR ||
+	       type == PD_RECORD_HEADER_EVENT_TYPE ||
+	       type == PD_RECORD_HEADER_TRACING_DATA ||
+	       type == PD_RECORD_HEADER_BUILD_ID ||
+	       type == PD_RECORD_EVENT_UPDATE ||
+	       type == PD_RECORD_HEADER_FEATURE ||
+	       type == PD_RECORD_AUXTRACE ||
+	       type == PD_RECORD_AUXTRACE_INFO;
+}
+
+/*
+ * stream-ahead.c: the next record the thread read (1), its end (0 or
+ * <0, the thread ended) or PD__AHEAD_STOP (it ended before a record:
+ * the caller reads on). pd__ahead_error() on the thread: an error kept
+ * for the caller (pd__set_error()); false elsewhere.
+ */
+int pd__ahead_next(struct pd_reader *r, const uint8_t **rec,
+		   struct pd_raw_src *src);
+bool pd__ahead_error(struct pd_reader *r, const char *msg);
+int pd__ahead_start(struct pd_reader *r);
+void pd__ahead_free(struct pd_reader *r);
 
 /* A raw record waiting to be delivered (read-ahead or time ordering). */
 struct pd_queued {

@@ -25,14 +25,18 @@ static __thread char open_errmsg[320];
 int pd__set_error(struct pd_reader *r, int err, uint64_t offset,
 		  const char *fmt, ...)
 {
-	char what[256];
+	char what[256], msg[sizeof(r->errmsg)];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	snprintf(r->errmsg, sizeof(r->errmsg), "%s: offset 0x%llx: %s",
+	snprintf(msg, sizeof(msg), "%s: offset 0x%llx: %s",
 		 r->name, (unsigned long long)offset, what);
+	/* the read-ahead thread's is its caller's to set, at its turn */
+	if (pd__ahead_error(r, msg))
+		return err;
+	memcpy(r->errmsg, msg, sizeof(msg));
 	r->failed = true;
 	return err;
 }
@@ -777,6 +781,8 @@ PD_EXPORT void pd_reader__close(struct pd_reader *r)
 
 	if (!r)
 		return;
+	/* the read-ahead thread ended first: it reads the input */
+	pd__ahead_free(r);
 	/* a spooled stream owns its temporary fd, held in the input */
 	if (r->in.fd >= 0 && r->in.fd == r->own_fd)
 		close(r->own_fd);
@@ -796,6 +802,7 @@ PD_EXPORT void pd_reader__close(struct pd_reader *r)
 	free(r->evsels);
 	free(r->id_map.ids);
 	free(r->id_map.idx);
+	free(r->held);
 	pd_features__free(r->feat);
 	while (r->queue_head) {
 		struct pd_queued *q = r->queue_head;

@@ -14,13 +14,6 @@
 #include "features-internal.h"
 #include "reader-internal.h"
 
-/* Where the record being delivered came from. */
-struct raw_src {
-	uint64_t offset;
-	uint64_t inner_offset;
-	uint32_t flags;
-};
-
 static int stop_truncated(struct pd_reader *r, uint64_t off, const char *what)
 {
 	r->stats.truncated = true;
@@ -256,11 +249,14 @@ static int load_aux(struct pd_reader *r, uint64_t off, uint64_t asize)
  * was consumed (compressed), <0 on error.
  */
 static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
-		       uint32_t size, const struct raw_src *src)
+		       uint32_t size, const struct pd_raw_src *src)
 {
 	uint64_t off = src->offset;
 	int err;
 
+	/* read here, the record the read-ahead thread stopped before */
+	if (r->ahead_wanted && pd__ahead_stops_at(type))
+		r->ahead_passed = true;
 	err = process_header_record(r, p, type, size, off);
 	if (err < 0)
 		return err;
@@ -318,8 +314,31 @@ static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
 	return 1;
 }
 
-/* Next raw record into r->rec: 1 got one, 0 end, <0 error. */
-static int read_raw(struct pd_reader *r, struct raw_src *src)
+/*
+ * The read-ahead thread (stream-ahead.c) stops before a record that
+ * changes what the reader tells its caller (evsels, features, AUX data):
+ * the caller's thread reads it, and the rest. One that came out of
+ * compressed data is held here for it.
+ */
+static int hold(struct pd_reader *r, const uint8_t *p, uint32_t size,
+		const struct pd_raw_src *src)
+{
+	struct pd_queued *q = malloc(sizeof(*q) + size);
+
+	if (!q)
+		return -ENOMEM;
+	q->offset = src->offset;
+	q->inner_offset = src->inner_offset;
+	q->flags = src->flags;
+	q->size = size;
+	memcpy(q->data, p, size);
+	r->held = q;
+	return PD__AHEAD_STOP;
+}
+
+/* Next raw record into r->rec: 1 got one, 0 end, <0 error (and
+ * PD__AHEAD_STOP, on the read-ahead thread). */
+static int read_raw(struct pd_reader *r, struct pd_raw_src *src)
 {
 	for (;;) {
 		const uint8_t *p;
@@ -328,6 +347,20 @@ static int read_raw(struct pd_reader *r, struct raw_src *src)
 		ssize_t n;
 		int ret;
 
+		if (r->held) {
+			struct pd_queued *q = r->held;
+
+			r->held = NULL;
+			src->offset = q->offset;
+			src->inner_offset = q->inner_offset;
+			src->flags = q->flags;
+			ret = take_record(r, q->data, pd_get32(q->data, r->swap),
+					  q->size, src);
+			free(q);
+			if (ret != 0)
+				return ret;
+			continue;
+		}
 		if (r->decomp) {
 			ret = pd__decomp_next(r, &p, &src->inner_offset,
 					      &src->offset);
@@ -337,6 +370,8 @@ static int read_raw(struct pd_reader *r, struct raw_src *src)
 				src->flags = PD_EVENT_DECOMPRESSED;
 				type = pd_get32(p, r->swap);
 				size = pd_get16(p + 6, r->swap);
+				if (r->ahead_stop && pd__ahead_stops_at(type))
+					return hold(r, p, size, src);
 				ret = take_record(r, p, type, size, src);
 				if (ret != 0)
 					return ret;
@@ -366,6 +401,9 @@ static int read_raw(struct pd_reader *r, struct raw_src *src)
 		p = pd_input_ptr(&r->in);
 		type = pd_get32(p, r->swap);
 		size = pd_get16(p + 6, r->swap);
+		/* left unread: the caller's thread reads it again */
+		if (r->ahead_stop && pd__ahead_stops_at(type))
+			return PD__AHEAD_STOP;
 		if (size < 8)
 			return pd__set_error(r, -PD_ERR_BAD_RECORD, off,
 					     "record size %u is too small (type %u)",
@@ -430,7 +468,7 @@ static int read_raw(struct pd_reader *r, struct raw_src *src)
 /* Decodes rec (r->rec, or a queued record that stays put until the next
  * call) into r->ev. */
 static int deliver_at(struct pd_reader *r, const uint8_t *rec,
-		      const struct raw_src *src, const struct pd_event **out)
+		      const struct pd_raw_src *src, const struct pd_event **out)
 {
 	struct pd_event *ev = &r->ev;
 	int err;
@@ -450,13 +488,7 @@ static int deliver_at(struct pd_reader *r, const uint8_t *rec,
 	return 1;
 }
 
-static int deliver(struct pd_reader *r, const struct raw_src *src,
-		   const struct pd_event **out)
-{
-	return deliver_at(r, r->rec, src, out);
-}
-
-static int queue_current(struct pd_reader *r, const struct raw_src *src)
+static int queue_current(struct pd_reader *r, const struct pd_raw_src *src)
 {
 	uint32_t size = pd_get16(r->rec + 6, false);
 	struct pd_queued *q = malloc(sizeof(*q) + size);
@@ -477,40 +509,9 @@ static int queue_current(struct pd_reader *r, const struct raw_src *src)
 	return 0;
 }
 
-static int deliver_queued(struct pd_reader *r, struct pd_queued *q,
-			  const struct pd_event **out)
-{
-	struct raw_src src = {
-		.offset = q->offset,
-		.inner_offset = q->inner_offset,
-		.flags = q->flags,
-	};
-
-	memcpy(r->rec, q->data, q->size);
-	free(q);
-	return deliver(r, &src, out);
-}
-
-/*
- * A record the time order releases, decoded where it is: order.c keeps
- * it (and 8 zero bytes after it, as r->rec has room for) until the next
- * push, which comes after the caller is done with the event.
- */
-static int deliver_ordered(struct pd_reader *r, const struct pd_queued *q,
-			   const struct pd_event **out)
-{
-	struct raw_src src = {
-		.offset = q->offset,
-		.inner_offset = q->inner_offset,
-		.flags = q->flags,
-	};
-
-	return deliver_at(r, q->data, &src, out);
-}
-
 PD_EXPORT int pd_reader__read_header(struct pd_reader *r)
 {
-	struct raw_src src;
+	struct pd_raw_src src;
 	int ret;
 
 	if (r->failed)
@@ -526,13 +527,16 @@ PD_EXPORT int pd_reader__read_header(struct pd_reader *r)
 	return 0;
 }
 
-PD_EXPORT int pd_reader__next(struct pd_reader *r, const struct pd_event **out)
+/*
+ * The next record to deliver, not decoded: 1 (*rec, *src), 0 at the end,
+ * <0 on error, PD__AHEAD_STOP on the read-ahead thread (stream-ahead.c).
+ * *rec stays put until the next call.
+ */
+int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
+		 struct pd_raw_src *src)
 {
-	struct raw_src src;
 	int ret;
 
-	if (r->failed)
-		return -PD_ERR_BAD_RECORD;
 	for (;;) {
 		struct pd_queued *q = r->queue_head;
 		uint64_t time;
@@ -541,19 +545,36 @@ PD_EXPORT int pd_reader__next(struct pd_reader *r, const struct pd_event **out)
 			r->queue_head = q->next;
 			if (!r->queue_head)
 				r->queue_tail = NULL;
-			return deliver_queued(r, q, out);
+			src->offset = q->offset;
+			src->inner_offset = q->inner_offset;
+			src->flags = q->flags;
+			memcpy(r->rec, q->data, q->size);
+			free(q);
+			*rec = r->rec;
+			return 1;
 		}
 		if (r->opts.order == PD_ORDER_TIME) {
 			const struct pd_queued *oq = pd__order_pop(r);
 
-			if (oq)
-				return deliver_ordered(r, oq, out);
+			if (oq) {
+				src->offset = oq->offset;
+				src->inner_offset = oq->inner_offset;
+				src->flags = oq->flags;
+				*rec = oq->data;
+				return 1;
+			}
 		}
-		ret = read_raw(r, &src);
+		ret = read_raw(r, src);
 		if (ret < 0) {
-			r->failed = true;
+			/* the read-ahead thread's caller sets r->failed */
+			if (r->ahead_stop)
+				r->ahead_failed = true;
+			else
+				r->failed = true;
 			return ret;
 		}
+		if (ret == PD__AHEAD_STOP)
+			return ret;
 		if (ret == 0) {
 			if (r->opts.order == PD_ORDER_TIME &&
 			    pd__order_pending(r)) {
@@ -571,14 +592,48 @@ PD_EXPORT int pd_reader__next(struct pd_reader *r, const struct pd_event **out)
 			} else if (type < PD_RECORD_USER_MIN &&
 				   pd__record_time(r, r->rec, size, &time)) {
 				ret = pd__order_push(r, r->rec, size, time,
-						     src.offset,
-						     src.inner_offset,
-						     src.flags);
+						     src->offset,
+						     src->inner_offset,
+						     src->flags);
 				if (ret < 0)
 					return ret;
 				continue;
 			}
 		}
-		return deliver(r, &src, out);
+		*rec = r->rec;
+		return 1;
 	}
+}
+
+PD_EXPORT int pd_reader__next(struct pd_reader *r, const struct pd_event **out)
+{
+	struct pd_raw_src src;
+	const uint8_t *rec;
+	int ret;
+
+	/* the read-ahead thread's records first, its end then ours */
+	if (r->ahead) {
+		ret = pd__ahead_next(r, &rec, &src);
+		if (ret == 1)
+			return deliver_at(r, rec, &src, out);
+		if (ret != PD__AHEAD_STOP)
+			return ret;
+	}
+	if (r->failed)
+		return -PD_ERR_BAD_RECORD;
+	/*
+	 * the read-ahead thread on again past the record it stopped before
+	 * (the caller is done with the event it made); a file of many such
+	 * records is read here after a few
+	 */
+	if (r->ahead_wanted && r->ahead_passed && !r->held) {
+		if (++r->nr_ahead_starts > 64 || pd__ahead_start(r))
+			r->ahead_wanted = false;
+		else
+			return pd_reader__next(r, out);
+	}
+	ret = pd__next_raw(r, &rec, &src);
+	if (ret <= 0)
+		return ret;
+	return deliver_at(r, rec, &src, out);
 }

@@ -459,8 +459,10 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	 * first samples are read (the folding thread has little to do yet);
 	 * without, as the samples need them. Same output either way.
 	 */
-	if (run->ahead)
+	if (run->ahead) {
 		pd_session__preload_symbols(run->session);
+		pd_reader__read_ahead(run->r);
+	}
 	while ((err = pd_reader__next(run->r, &ev)) > 0) {
 		if (ev->type == PD_RECORD_SAMPLE && run->offcpu)
 			err = offcpu_sample(run, ev);

@@ -144,6 +144,18 @@ void pd_reader__close(struct pd_reader *r);
 int pd_reader__next(struct pd_reader *r, const struct pd_event **ev);
 
 /*
+ * From here on, the records are read, taken out of compressed data and
+ * put in order on a thread of their own, and decoded as
+ * pd_reader__next() returns them: for a caller with a CPU to spare.
+ * The records, messages and errors are the same, in the same order. Until
+ * pd_reader__next() has returned 0 or an error, the caller calls nothing
+ * else on r but pd_reader__close() and the getters of what it returned
+ * (evsels, features, header, errmsg). 0, or -errno (reading stays on the
+ * caller's thread): -ENOTSUP for a pipe.
+ */
+int pd_reader__read_ahead(struct pd_reader *r);
+
+/*
  * Message for the last error, naming the input and offset, e.g.
  * "perf.data: offset 0x1a2b: record size 0 (type 9)". Also set when
  * pd_reader__open() fails: use pd_reader__open_errmsg() then.
