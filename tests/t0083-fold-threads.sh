@@ -1,12 +1,17 @@
 #!/bin/sh
 # pd-fold folds a perf.data input's samples on a second thread when the
-# machine has a CPU free (fold-ahead.c); PD_FOLD_THREADS=1 or 2 forces one
-# way. The output must not depend on it: on every recording here, and on
-# a fresh one long enough for the samples to fill many of the batches the
-# threads pass (and the reading thread to wait for free ones), pd-fold
-# prints the same stacks and exits the same with one thread and with two,
-# --no-inline and --pid too. (That the folding itself is right, t0080 and
-# t0084 check against perf script | stackcollapse-perf.pl.)
+# machine has a CPU free (fold-ahead.c), and then also reads the records
+# ahead (the library's stream-ahead.c) and loads symbols ahead
+# (sym-preload.c) on threads of their own; PD_FOLD_THREADS=1 or 2 forces
+# one way. The output must not depend on it: on every recording here, and
+# on a fresh one long enough for the samples to fill many of the batches
+# the threads pass (and the reading threads to wait for free ones), cut
+# short, and compressed, pd-fold prints the same stacks, the same
+# messages in the same order (but the folder's "Filtering for events"
+# note, which the folding thread prints when it gets there) and exits the
+# same with one thread and with two, --no-inline and --pid too. (That the
+# folding itself is right, t0080 and t0084 check against perf script |
+# stackcollapse-perf.pl.)
 . "$(dirname "$0")/lib.sh"
 
 FOLD=$PD_BIN/pd-fold
@@ -23,6 +28,14 @@ same_both() {
 	else
 		not_ok "$_d: one thread (rc $_r1) and two (rc $_r2) differ"
 		diff "$tmp/one" "$tmp/two" | head -5 | sed 's/^/    /'
+	fi
+	grep -v '^Filtering for events' "$tmp/one.err" >"$tmp/one.msg"
+	grep -v '^Filtering for events' "$tmp/two.err" >"$tmp/two.msg"
+	if cmp -s "$tmp/one.msg" "$tmp/two.msg"; then
+		ok "$_d: the same $(wc -l <"$tmp/one.msg") messages, in the same order"
+	else
+		not_ok "$_d: one thread and two print other messages"
+		diff "$tmp/one.msg" "$tmp/two.msg" | head -5 | sed 's/^/    /'
 	fi
 }
 
@@ -56,3 +69,16 @@ done
 check "the long recording has $n frames (over 15000)" [ "$n" -gt 15000 ]
 same_both "a long recording" "$tmp/long.data"
 same_both "a long recording --pid" "$tmp/long.data" --pid
+# cut short in a record: the reader's warning where the records stop
+size=$(wc -c <"$tmp/long.data")
+head -c $((size * 2 / 3 + 3)) "$tmp/long.data" >"$tmp/cut.data"
+same_both "the long recording cut short" "$tmp/cut.data"
+check "... which pd-fold says (two threads)" grep -q truncated "$tmp/two.err"
+# COMPRESSED records: decompressed on the reading-ahead thread
+if perf record -q -z -g -e cpu-clock -F 2999 -o "$tmp/z.data" -- \
+	sh -c "i=0; while [ \$i -lt $((loops / 2)) ]; do i=\$((i + 1)); done" \
+	>/dev/null 2>&1 </dev/null; then
+	same_both "a long compressed recording (-z)" "$tmp/z.data"
+else
+	skip "perf record -z does not work here (perf built without zstd?)"
+fi
