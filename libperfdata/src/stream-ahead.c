@@ -75,6 +75,7 @@ static size_t entry_space(size_t size)
 static int next_fill(struct pd_ahead *a)
 {
 	struct batch *b = a->fill;
+	bool stopping;
 
 	pthread_mutex_lock(&a->lock);
 	if (b && b->len) {
@@ -97,14 +98,15 @@ static int next_fill(struct pd_ahead *a)
 		else if (!a->stop)
 			a->nr_batches++;
 	}
-	if (a->stop && b) {
+	stopping = a->stop;
+	if (stopping && b) {
 		b->next = a->free_list;
 		a->free_list = b;
 		b = NULL;
 	}
 	pthread_mutex_unlock(&a->lock);
 	a->fill = NULL;
-	if (!b && a->stop)
+	if (stopping)
 		return -1;
 	if (!b) {
 		b = malloc(sizeof(*b));
@@ -370,7 +372,10 @@ PD_EXPORT int pd_reader__read_ahead(struct pd_reader *r)
 	if (r->hdr.mode == PD_MODE_PIPE || r->queue_head || r->held ||
 	    r->opts.load_aux)
 		return -ENOTSUP;
+	/* (read on the thread from its start) */
+	r->ahead_wanted = true;
 	err = pd__ahead_start(r);
-	r->ahead_wanted = !err;
+	if (err)
+		r->ahead_wanted = false;
 	return err;
 }
