@@ -220,11 +220,13 @@ static void regs(struct walk *w, uint64_t mask, struct pd_regs *out)
 /*
  * Walk a SAMPLE. With s == NULL only converts (swap); else decodes.
  * other_bitfields: the branch flags of the other byte order use the other
- * bitfield allocation (a big-endian host on one side).
+ * bitfield allocation (a big-endian host on one side). Inlined in each
+ * caller: decoding, once per sample, then tests no swap at each field.
  */
-static int walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
-		       const struct pd_attr *a, int swap, bool other_bitfields,
-		       struct pd_sample *s)
+static PD_ALWAYS_INLINE int
+walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
+	    const struct pd_attr *a, int swap, bool other_bitfields,
+	    struct pd_sample *s)
 {
 	uint64_t st = a->sample_type;
 	struct pd_sample tmp;

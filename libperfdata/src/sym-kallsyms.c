@@ -64,7 +64,7 @@ static const uint8_t hex_val1[256] = {
  * 0x80 plus (0x80 - lo) sets its lane's top bit exactly when it is lo
  * or above, and carries into no other lane.
  */
-static bool hex8(const char *p, uint64_t *v)
+static PD_ALWAYS_INLINE bool hex8(const char *p, uint64_t *v)
 {
 	uint64_t x, digit, lower, upper, nib;
 
