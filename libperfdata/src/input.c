@@ -52,7 +52,8 @@ static ssize_t read_some(struct pd_input *in, void *dst, size_t len,
 	return n < 0 ? -errno : n;
 }
 
-ssize_t pd_input_fill(struct pd_input *in, size_t n)
+/* pd_input_fill(), when the buffer holds fewer than n bytes */
+ssize_t pd__input_fill_more(struct pd_input *in, size_t n)
 {
 	size_t have = in->end - in->start;
 

@@ -30,11 +30,19 @@ struct pd_input {
 int pd_input_init(struct pd_input *in, int fd);
 void pd_input_release(struct pd_input *in);
 
+ssize_t pd__input_fill_more(struct pd_input *in, size_t n);
+
 /*
  * Make n bytes available at the current position. Returns the number of
  * bytes available (less than n only at end of input) or a negative errno.
+ * (Twice a record: inline while the buffer holds them.)
  */
-ssize_t pd_input_fill(struct pd_input *in, size_t n);
+static inline ssize_t pd_input_fill(struct pd_input *in, size_t n)
+{
+	if (in->end - in->start >= n)
+		return (ssize_t)n;
+	return pd__input_fill_more(in, n);
+}
 
 static inline const uint8_t *pd_input_ptr(const struct pd_input *in)
 {
