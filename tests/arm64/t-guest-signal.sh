@@ -54,17 +54,8 @@ elif "$PD_BIN/pd-unwind" -q --symfs="$sym" \
 		awk -v want="$tmp/want.h" -v got="$tmp/got.h" '
 		NR % 2 { w = $0; next }
 		w ~ /in_handler\+.*on_usr1\+.*__kernel_rt_sigreturn\+/ { print w >want; print >got }'
-	n=$(wc -l <"$tmp/want.h")
-	same=$(paste -d '\n' "$tmp/want.h" "$tmp/got.h" |
-		awk 'NR % 2 { w = $0; next } $0 == w { s++ } END { print s + 0 }')
-	echo "# sig.data: pd-unwind equals the guest perf on $(paste -d '\n' "$tmp/want.b" "$tmp/got.b" |
-		awk 'NR % 2 { w = $0; next } $0 == w { s++ } END { print s + 0 }') of $(wc -l <"$tmp/want.b") samples in all"
-	if [ "$n" -gt 0 ] && cmp -s "$tmp/want.h" "$tmp/got.h"; then
-		ok "sig.data: pd-unwind's callchains through the signal frame are the arm64 perf's, all $n samples frame for frame"
-	else
-		not_ok "sig.data: pd-unwind's callchains through the signal frame are the arm64 perf's ($same of $n samples agree)"
-		diff "$tmp/want.h" "$tmp/got.h" | head -6 | sed 's/^/# /'
-	fi
+	echo "# sig.data: pd-unwind equals the guest perf on $(arm64_same "$tmp/want.b" "$tmp/got.b") of $(wc -l <"$tmp/want.b") samples in all"
+	arm64_blocks_check "$tmp/want.h" "$tmp/got.h" "sig.data: pd-unwind's callchains through the signal frame"
 else
 	not_ok "sig.data: pd-unwind failed: $(head -1 "$tmp/unw.err")"
 fi
