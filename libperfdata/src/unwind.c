@@ -61,6 +61,7 @@
 #include "unwind-ahead.h"
 #include "unwind-arch.h"
 #include "unwind-arm64.h"
+#include "unwind-row.h"
 
 #define DEFAULT_MAX_STACK	127	/* perf's PERF_MAX_STACK_DEPTH */
 #define DEFAULT_MAX_CACHED	16
@@ -135,6 +136,9 @@ struct uw_space {
 	/* by pc; emptied when a module is reported (it may change which
 	 * module holds a pc) */
 	struct uw_cfi_fact *cfi_cache;
+	/* the CFI rows frames are stepped with here, by pc (emptied
+	 * with cfi_cache) */
+	struct pd_row_cache rows;
 	/*
 	 * The last map looked up and the module found for it, while maps
 	 * and modules stay as they were: reads and frames come in runs
@@ -178,6 +182,23 @@ struct uw_ctx {
 	uint64_t first_regs[PD_UNWIND_MAX_DWARF_REGS];
 	uint64_t first_regs_set;
 	int pass_n;
+	/*
+	 * A pass stepped here (run_pass()) that libdw goes on with: the
+	 * frame's registers and the pc libdw looks it up at, given to it as
+	 * its first frame, which frame_cb() has seen already (skip_first).
+	 */
+	bool handover;
+	bool skip_first;
+	uint64_t ho_pc;
+	uint64_t ho_regs[PD_UNWIND_MAX_DWARF_REGS];
+	uint64_t ho_set;
+};
+
+/* A frame as frame_visit() sees it: libdw's, or one stepped here. */
+struct uw_frame {
+	Dwfl_Frame *state;	/* NULL: */
+	const uint64_t *regs;	/* DWARF numbers */
+	uint64_t set;		/* bit i: regs[i] known */
 };
 
 struct pd_unwinder {
@@ -328,6 +349,7 @@ static void space_clear(struct uw_space *sp)
 	pd__maps_put(sp->maps);
 	free(sp->mods);
 	free(sp->cfi_cache);
+	pd__row_cache_free(&sp->rows);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -501,48 +523,66 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 	return true;
 }
 
-static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+/*
+ * The registers and pc a pass starts from: a handed over frame's, a
+ * guessed frame's, or the sample's. Only the registers the sample has:
+ * libdw fails a frame that needs another one, as libunwind's access_reg()
+ * does. False when the sample has no ip.
+ */
+static bool pass_start(struct uw_ctx *c, uint64_t *regs, uint64_t *set,
+		       uint64_t *pc)
 {
-	struct uw_space *sp = arg;
-	struct uw_ctx *c = sp->cur;
 	const struct pd_unwind_arch *a = c->a;
 	uint64_t val;
 	unsigned int i;
 
-	c->first_regs_set = 0;
-	/* a chain resumed after a guessed step: what the guess knows */
-	if (c->resume) {
-		for (i = 0; i < a->nr_dwarf; i++) {
-			Dwarf_Word w = c->g.new_regs[i];
-
-			if (!(c->g.new_regs_set & (1ULL << i)))
-				continue;
-			if (!dwfl_thread_state_registers(thread, (int)i, 1, &w))
-				return false;
-			c->first_regs[i] = w;
-			c->first_regs_set |= 1ULL << i;
-		}
-		dwfl_thread_state_register_pc(thread, c->resume_ret ?
-						  c->g.new_pc - 1 : c->g.new_pc);
+	*set = 0;
+	if (c->handover) {
+		memcpy(regs, c->ho_regs, sizeof(c->ho_regs));
+		*set = c->ho_set;
+		*pc = c->ho_pc;
 		return true;
 	}
-	/* only the registers the sample has: libdw fails a frame that
-	 * needs another one, as libunwind's access_reg() does */
+	c->first_regs_set = 0;
 	for (i = 0; i < a->nr_dwarf; i++) {
-		Dwarf_Word w;
-
-		if (a->perf_reg[i] < 0 ||
-		    pd__unwind_reg(&c->smp->user_regs, a->perf_reg[i], &val))
+		if (c->resume) {
+			if (!(c->g.new_regs_set & (1ULL << i)))
+				continue;
+			val = c->g.new_regs[i];
+		} else if (a->perf_reg[i] < 0 ||
+			   pd__unwind_reg(&c->smp->user_regs, a->perf_reg[i],
+					  &val)) {
 			continue;
-		w = val;
-		if (!dwfl_thread_state_registers(thread, (int)i, 1, &w))
-			return false;
-		c->first_regs[i] = w;
-		c->first_regs_set |= 1ULL << i;
+		}
+		regs[i] = val;
+		*set |= 1ULL << i;
+		c->first_regs[i] = val;
 	}
-	if (pd__unwind_reg(&c->smp->user_regs, a->perf_ip, &val))
+	c->first_regs_set = *set;
+	if (c->resume) {
+		*pc = c->resume_ret ? c->g.new_pc - 1 : c->g.new_pc;
+		return true;
+	}
+	return !pd__unwind_reg(&c->smp->user_regs, a->perf_ip, pc);
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct uw_space *sp = arg;
+	struct uw_ctx *c = sp->cur;
+	uint64_t regs[PD_UNWIND_MAX_DWARF_REGS], set, pc;
+	unsigned int i;
+
+	if (!pass_start(c, regs, &set, &pc))
 		return false;
-	dwfl_thread_state_register_pc(thread, val);
+	for (i = 0; i < c->a->nr_dwarf; i++) {
+		Dwarf_Word w = regs[i];
+
+		if ((set & (1ULL << i)) &&
+		    !dwfl_thread_state_registers(thread, (int)i, 1, &w))
+			return false;
+	}
+	dwfl_thread_state_register_pc(thread, pc);
 	return true;
 }
 
@@ -820,6 +860,7 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 	sp->nr_mods++;
 	if (sp->cfi_cache)
 		memset(sp->cfi_cache, 0, UW_CFI_CACHE * sizeof(*sp->cfi_cache));
+	pd__row_cache_clear(&sp->rows);
 	if (addr < m->low || addr >= m->high || dwfl_addrmodule(sp->dwfl, addr) != mod)
 		return NULL;
 	return m;
@@ -1051,7 +1092,7 @@ bool pd__unwinder_warned_frame_reg(const struct pd_unwinder *u)
  * frame then has none, and libunwind's guess cannot step from it: the
  * chain ends there, where perf's goes on (said once).
  */
-static void frame_regs(struct uw_ctx *c, Dwfl_Frame *state)
+static void frame_regs(struct uw_ctx *c, const struct uw_frame *f)
 {
 	unsigned int i;
 
@@ -1059,12 +1100,18 @@ static void frame_regs(struct uw_ctx *c, Dwfl_Frame *state)
 	for (i = 0; i < c->a->nr_dwarf; i++) {
 		Dwarf_Word w;
 
-		if (!dwfl_frame_reg(state, i, &w)) {
+		if (!f->state) {
+			if (f->set & (1ULL << i)) {
+				c->g.regs[i] = f->regs[i];
+				c->g.regs_set |= 1ULL << i;
+			}
+		} else if (!dwfl_frame_reg(f->state, i, &w)) {
 			c->g.regs[i] = w;
 			c->g.regs_set |= 1ULL << i;
 		}
 	}
 #else
+	(void)f;
 	if (c->pass_n == 1) {
 		for (i = 0; i < c->a->nr_dwarf; i++)
 			c->g.regs[i] = c->first_regs[i];
@@ -1076,7 +1123,8 @@ static void frame_regs(struct uw_ctx *c, Dwfl_Frame *state)
 }
 
 /* libunwind's step without tables, from the frame at pc */
-static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+static void guess_step(struct uw_ctx *c, const struct uw_frame *f,
+		       uint64_t pc)
 {
 	const struct pd_unwind_arch *a = c->a;
 
@@ -1087,20 +1135,21 @@ static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
 	c->g.read = guess_read;
 	c->g.ctx = c;
 	c->g.first = c->n == 1;
-	frame_regs(c, state);
+	frame_regs(c, f);
 	c->guessed = a->guess(&c->g);
 	c->resume_ret = c->g.new_pc_is_return;
 	c->resume_exact = c->g.new_pc_exact;
 }
 
 /* libunwind's step from a signal trampoline's frame at pc (arch->sigframe) */
-static void sigframe_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+static void sigframe_step(struct uw_ctx *c, const struct uw_frame *f,
+			  uint64_t pc)
 {
 	memset(&c->g, 0, sizeof(c->g));
 	c->g.pc = pc;
 	c->g.read = guess_read;
 	c->g.ctx = c;
-	frame_regs(c, state);
+	frame_regs(c, f);
 	c->guessed = c->a->sigframe(&c->g);
 	c->resume_ret = false;
 	c->resume_exact = c->g.new_pc_exact;
@@ -1135,12 +1184,13 @@ static uint64_t strip_pac(struct uw_ctx *c, uint64_t pc)
  * the same frame, its registers as libdw has them, at the address
  * stripped (libdw cannot be told a frame's pc).
  */
-static int resume_stripped(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+static int resume_stripped(struct uw_ctx *c, const struct uw_frame *f,
+			   uint64_t pc)
 {
 	unsigned int i;
 
 	memset(&c->g, 0, sizeof(c->g));
-	frame_regs(c, state);
+	frame_regs(c, f);
 	for (i = 0; i < c->a->nr_dwarf; i++)
 		c->g.new_regs[i] = c->g.regs[i];
 	c->g.new_regs_set = c->g.regs_set;
@@ -1180,22 +1230,23 @@ static void no_tables(struct uw_ctx *c, uint64_t addr, const struct uw_mod *m)
 		c->stop = PD_UNWIND_STOP_NO_CFI;	/* unreadable, other machine */
 }
 
-static int frame_cb(Dwfl_Frame *state, void *arg)
+/*
+ * One frame of a pass at pc (as libdw has it): into c->ips, and whether
+ * the pass may step from it (DWARF_CB_OK) or ends here.
+ */
+static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
+		       uint64_t pc)
 {
-	struct uw_ctx *c = arg;
 	struct pd_unwind_ip *ip;
 	struct uw_mod *m;
-	Dwarf_Addr pc;
 	uint64_t at;
 	bool sig;
 
-	if (!dwfl_frame_pc(state, &pc, NULL))
-		return DWARF_CB_ABORT;
 	c->pass_n++;
 	if (c->pass_n == 1 && c->resume_ret)
 		pc++;	/* given to libdw as pc - 1 */
 	else if (c->pass_n > 1 && strip_pac(c, pc) != pc)
-		return resume_stripped(c, state, strip_pac(c, pc));
+		return resume_stripped(c, f, strip_pac(c, pc));
 	ip = &c->ips[c->n];
 	ip->pc = pc;
 	/*
@@ -1213,7 +1264,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	}
 	if (sig && c->a->sigframe) {
-		sigframe_step(c, state, pc);
+		sigframe_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
 	/* where libunwind looks the frame's tables up (as libdw does) */
@@ -1229,7 +1280,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		 * the link register, then steps: not reproduced
 		 */
 		if (c->a->guess_any_failure && c->stop != PD_UNWIND_STOP_NO_MAP)
-			guess_step(c, state, pc);
+			guess_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
 	c->read_failed = false;
@@ -1241,10 +1292,101 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * resume with libdw from the guessed frame.
 	 */
 	if (!perf_finds_tables(c->sp, m) || !has_fde(c->sp, c->a, at)) {
-		guess_step(c, state, pc);
+		guess_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
 	return DWARF_CB_OK;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct uw_ctx *c = arg;
+	struct uw_frame f = { .state = state };
+	Dwarf_Addr pc;
+
+	/* a handed over pass starts at a frame run_pass() has seen */
+	if (c->skip_first) {
+		c->skip_first = false;
+		return DWARF_CB_OK;
+	}
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	return frame_visit(c, &f, pc);
+}
+
+/* The row of the CFI that libdw steps a frame looked up at addr with. */
+static const struct pd_row *space_row(struct uw_space *sp, unsigned int nregs,
+				      uint64_t addr)
+{
+	struct pd_row *row = pd__row_slot(&sp->rows, addr);
+
+	if (!row)
+		return NULL;
+	if (row->state == PD_ROW_EMPTY || row->addr != addr) {
+		Dwarf_Frame *frame = cfi_frame(sp, addr);
+
+		pd__row_parse(frame, nregs, row);
+		row->addr = addr;
+		free(frame);
+	}
+	return row;
+}
+
+/*
+ * One pass of libdw's unwinding (what dwfl_getthread_frames() returns),
+ * its steps taken here by the CFI rows libdw gives (unwind-row.c) while
+ * they are plain; at the first step they cannot take, libdw goes on from
+ * that frame as if it had stepped to it.
+ */
+static int run_pass(struct uw_ctx *c)
+{
+	uint64_t regs[2][PD_UNWIND_MAX_DWARF_REGS] = { { 0 } };
+	uint64_t set, pc, at;
+	bool initial = true, signal = false;
+	unsigned int cur = 0;
+	int ret;
+
+	if (!c->a->cfi_rows)
+		return dwfl_getthread_frames(c->sp->dwfl, UW_TID, frame_cb, c);
+	if (!pass_start(c, regs[0], &set, &pc))
+		return -1;
+	for (;;) {
+		struct uw_frame f = { .regs = regs[cur], .set = set };
+		const struct pd_row *row;
+		struct pd_row copy;
+		uint64_t new_set;
+
+		ret = frame_visit(c, &f, pc);
+		if (ret != DWARF_CB_OK)
+			return ret;
+		/* libdw's lookup: a caller's pc less one */
+		at = initial || signal ? pc : pc - 1;
+		row = space_row(c->sp, c->a->nr_dwarf, at);
+		if (!row || row->state != PD_ROW_PLAIN)
+			break;
+		/* reads may report a file, which empties the cache */
+		copy = *row;
+		if (!pd__row_step(&copy, regs[cur], set, guess_read, c,
+				  regs[!cur], &new_set, &pc)) {
+			c->read_failed = false;
+			c->read_beyond = false;
+			break;
+		}
+		cur = !cur;
+		set = new_set;
+		signal = copy.signal;
+		initial = false;
+	}
+	/* libdw steps from this frame */
+	memcpy(c->ho_regs, regs[cur], sizeof(c->ho_regs));
+	c->ho_set = set;
+	c->ho_pc = at;
+	c->handover = true;
+	c->skip_first = true;
+	ret = dwfl_getthread_frames(c->sp->dwfl, UW_TID, frame_cb, c);
+	c->handover = false;
+	c->skip_first = false;
+	return ret;
 }
 
 /*
@@ -1383,8 +1525,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		for (;;) {
 			c.guessed = false;
 			c.pass_n = 0;
-			ret = dwfl_getthread_frames(c.sp->dwfl, UW_TID,
-						    frame_cb, &c);
+			ret = run_pass(&c);
 			if (!c.guessed || c.n >= c.max)
 				break;
 			/*

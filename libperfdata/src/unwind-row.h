@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One CFI row's rules as libdw's unwinder applies them (unwind-row.c):
+ * read once from libdw (dwarf_frame_cfa(), dwarf_frame_register()) for a
+ * pc, kept, and applied to each frame at that pc without asking libdw
+ * again. Only rows whose every rule is plain (the CFA a register plus an
+ * offset; each register undefined, the same, another register, or at or
+ * next to the CFA) can be kept; anything else stays libdw's.
+ */
+#ifndef PD_UNWIND_ROW_H
+#define PD_UNWIND_ROW_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "unwind-arch.h"
+
+#define PD_ROW_MAX_REGS		24	/* frame registers at most (x86_64: 17) */
+
+enum pd_row_kind {
+	PD_ROW_SAME = 1,	/* the register as it is, when known */
+	PD_ROW_REG,		/* another register's value plus off */
+	PD_ROW_AT_CFA,		/* the word at CFA + off */
+	PD_ROW_VAL_CFA,		/* CFA + off itself */
+};
+
+struct pd_row_rule {
+	uint8_t regno;
+	uint8_t kind;		/* enum pd_row_kind */
+	uint8_t src;		/* PD_ROW_REG's register */
+	int32_t off;
+};
+
+enum pd_row_state {
+	PD_ROW_EMPTY,		/* a free cache slot */
+	PD_ROW_PLAIN,		/* the rules below step a frame */
+	PD_ROW_LIBDW,		/* no row, or one only libdw can apply */
+};
+
+struct pd_row {
+	uint64_t addr;		/* the pc looked up */
+	uint8_t state;		/* enum pd_row_state */
+	bool signal;		/* the CIE's 'S': the caller is looked up
+				 * at its own pc, not pc - 1 */
+	uint8_t ra;		/* the return address register */
+	uint8_t cfa_reg;
+	uint8_t nr;		/* rules; registers without one are
+				 * undefined in the caller */
+	uint8_t nr_regs;	/* libdw's frame registers */
+	int32_t cfa_off;
+	struct pd_row_rule rule[PD_ROW_MAX_REGS];
+};
+
+/*
+ * The rules of frame (a row from dwarf_cfi_addrframe()) for registers
+ * 0..nregs-1 into *row; its state says whether they are plain.
+ */
+void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, struct pd_row *row);
+
+/*
+ * libdw's step by a plain row from the frame whose registers are
+ * regs/set (bit i: regs[i] known): the caller's registers into
+ * new_regs/new_set, its pc (the return address register) into *pc.
+ * read is perf's access_mem() (below 0: failure). False, with the
+ * caller's registers unspecified, when libdw would do anything but
+ * give a caller with a nonzero pc: a register the CFA needs unknown, a
+ * read failing, a return address unknown or 0. libdw then decides.
+ */
+bool pd__row_step(const struct pd_row *row, const uint64_t *regs, uint64_t set,
+		  int (*read)(void *ctx, uint64_t addr, uint64_t *val),
+		  void *ctx, uint64_t *new_regs, uint64_t *new_set,
+		  uint64_t *pc);
+
+/* A direct-mapped cache of rows by pc. */
+struct pd_row_cache {
+	struct pd_row *v;	/* PD_ROW_CACHE slots, or NULL */
+};
+
+#define PD_ROW_CACHE	2048
+
+/* The slot for addr (allocated on first use); NULL without memory. */
+struct pd_row *pd__row_slot(struct pd_row_cache *rc, uint64_t addr);
+/* Every slot free again (what a pc's row is may have changed). */
+void pd__row_cache_clear(struct pd_row_cache *rc);
+void pd__row_cache_free(struct pd_row_cache *rc);
+
+#endif /* PD_UNWIND_ROW_H */
