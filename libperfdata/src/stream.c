@@ -252,7 +252,8 @@ static int load_aux(struct pd_reader *r, uint64_t off, uint64_t asize)
 
 /*
  * Take the record at p (file order, size bytes, complete) into r->rec in
- * host order, and act on it. Returns 1 if it is to be delivered, 0 if it
+ * host order, and act on it; r->cur is the record taken, which for a
+ * sample read from the file in host order is p itself (hold_record()). Returns 1 if it is to be delivered, 0 if it
  * was consumed (compressed), <0 on error.
  */
 static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
@@ -274,7 +275,12 @@ static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
 		if (!r->hdr.pipe_feature_marker)
 			r->hdr.pipe_feature_marker = r->marker_candidate;
 	}
-	memcpy(r->rec, p, size);
+	r->cur = r->rec;
+	if (type == PD_RECORD_SAMPLE && !r->swap &&
+	    !(src->flags & PD_EVENT_DECOMPRESSED))
+		r->cur = p;
+	else
+		memcpy(r->rec, p, size);
 	if (r->swap) {
 		pd__swap_header(r->rec);
 		err = pd__swap_record(r, r->rec, size);
@@ -318,7 +324,15 @@ static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
 	return 1;
 }
 
-/* Next raw record into r->rec: 1 got one, 0 end, <0 error. */
+/* r->cur into r->rec, where it stays when the input moves */
+static void hold_record(struct pd_reader *r)
+{
+	if (r->cur != r->rec)
+		memcpy(r->rec, r->cur, pd_get16(r->cur + 6, false));
+	r->cur = r->rec;
+}
+
+/* Next raw record into r->cur: 1 got one, 0 end, <0 error. */
 static int read_raw(struct pd_reader *r, struct raw_src *src)
 {
 	for (;;) {
@@ -453,12 +467,13 @@ static int deliver_at(struct pd_reader *r, const uint8_t *rec,
 static int deliver(struct pd_reader *r, const struct raw_src *src,
 		   const struct pd_event **out)
 {
+	hold_record(r);
 	return deliver_at(r, r->rec, src, out);
 }
 
 static int queue_current(struct pd_reader *r, const struct raw_src *src)
 {
-	uint32_t size = pd_get16(r->rec + 6, false);
+	uint32_t size = pd_get16(r->cur + 6, false);
 	struct pd_queued *q = malloc(sizeof(*q) + size);
 
 	if (!q)
@@ -468,7 +483,7 @@ static int queue_current(struct pd_reader *r, const struct raw_src *src)
 	q->inner_offset = src->inner_offset;
 	q->flags = src->flags;
 	q->size = size;
-	memcpy(q->data, r->rec, size);
+	memcpy(q->data, r->cur, size);
 	if (r->queue_tail)
 		r->queue_tail->next = q;
 	else
@@ -487,6 +502,7 @@ static int deliver_queued(struct pd_reader *r, struct pd_queued *q,
 	};
 
 	memcpy(r->rec, q->data, q->size);
+	r->cur = r->rec;
 	free(q);
 	return deliver(r, &src, out);
 }
@@ -563,14 +579,14 @@ PD_EXPORT int pd_reader__next(struct pd_reader *r, const struct pd_event **out)
 			return 0;
 		}
 		if (r->opts.order == PD_ORDER_TIME) {
-			uint32_t type = pd_get32(r->rec, false);
-			uint16_t size = pd_get16(r->rec + 6, false);
+			uint32_t type = pd_get32(r->cur, false);
+			uint16_t size = pd_get16(r->cur + 6, false);
 
 			if (type == PD_RECORD_FINISHED_ROUND) {
 				pd__order_round(r);
 			} else if (type < PD_RECORD_USER_MIN &&
-				   pd__record_time(r, r->rec, size, &time)) {
-				ret = pd__order_push(r, r->rec, size, time,
+				   pd__record_time(r, r->cur, size, &time)) {
+				ret = pd__order_push(r, r->cur, size, time,
 						     src.offset,
 						     src.inner_offset,
 						     src.flags);
