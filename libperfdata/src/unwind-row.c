@@ -113,9 +113,10 @@ static bool parse_rule(Dwarf_Frame *frame, unsigned int regno, bool is_ra,
 	return true;
 }
 
-void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, struct pd_row *row)
+void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, unsigned int ra_col,
+		   struct pd_row *row)
 {
-	Dwarf_Op *ops;
+	Dwarf_Op ops_mem[3], *ops;
 	size_t nops;
 	bool signal = false;
 	unsigned int i;
@@ -124,7 +125,15 @@ void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, struct pd_row *row)
 	row->state = PD_ROW_LIBDW;
 	row->nr = 0;
 	row->nr_regs = (uint8_t)nregs;
-	if (!frame || nregs > PD_ROW_MAX_REGS)
+	row->fde = frame != NULL;
+	row->ra_undef = !frame;
+	if (!frame)
+		return;
+	nops = 1;
+	if (!dwarf_frame_register(frame, (int)ra_col, ops_mem, &ops, &nops) &&
+	    !nops && ops == ops_mem)
+		row->ra_undef = true;
+	if (!nregs || nregs > PD_ROW_MAX_REGS)
 		return;
 	ra = dwarf_frame_info(frame, NULL, NULL, &signal);
 	if (ra < 0 || (unsigned int)ra >= nregs)
@@ -188,23 +197,25 @@ bool pd__row_step(const struct pd_row *row, const uint64_t *regs, uint64_t set,
 	return true;
 }
 
-struct pd_row *pd__row_slot(struct pd_row_cache *rc, uint64_t addr)
+struct pd_row *pd__row_slot(struct pd_row_cache *rc, size_t size,
+			    const void *file, uint64_t addr)
 {
+	uint64_t h = addr ^ ((uint64_t)(uintptr_t)file >> 4);
+
 	if (!rc->v) {
-		rc->v = calloc(PD_ROW_CACHE, sizeof(*rc->v));
+		rc->v = calloc(size, sizeof(*rc->v));
 		if (!rc->v)
 			return NULL;
+		rc->size = size;
 	}
-	return &rc->v[((addr * 0x9e3779b97f4a7c15ULL) >> 40) % PD_ROW_CACHE];
+	return &rc->v[((h * 0x9e3779b97f4a7c15ULL) >> 32) & (rc->size - 1)];
 }
 
 void pd__row_cache_clear(struct pd_row_cache *rc)
 {
 	size_t i;
 
-	if (!rc->v)
-		return;
-	for (i = 0; i < PD_ROW_CACHE; i++)
+	for (i = 0; rc->v && i < rc->size; i++)
 		rc->v[i].state = PD_ROW_EMPTY;
 }
 

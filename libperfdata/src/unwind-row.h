@@ -16,7 +16,7 @@
 
 #include "unwind-arch.h"
 
-#define PD_ROW_MAX_REGS		24	/* frame registers at most (x86_64: 17) */
+#define PD_ROW_MAX_REGS		17	/* frame registers at most (x86_64's) */
 
 enum pd_row_kind {
 	PD_ROW_SAME = 1,	/* the register as it is, when known */
@@ -39,8 +39,12 @@ enum pd_row_state {
 };
 
 struct pd_row {
-	uint64_t addr;		/* the pc looked up */
+	uint64_t addr;		/* the pc looked up (relative to file) */
+	const void *file;	/* what addr is relative to, or NULL */
 	uint8_t state;		/* enum pd_row_state */
+	bool fde;		/* an FDE covers addr */
+	bool ra_undef;		/* ... and leaves the architecture's return
+				 * address column undefined, or none does */
 	bool signal;		/* the CIE's 'S': the caller is looked up
 				 * at its own pc, not pc - 1 */
 	uint8_t ra;		/* the return address register */
@@ -53,10 +57,13 @@ struct pd_row {
 };
 
 /*
- * The rules of frame (a row from dwarf_cfi_addrframe()) for registers
- * 0..nregs-1 into *row; its state says whether they are plain.
+ * What frame (a row from dwarf_cfi_addrframe(), NULL: none) says into
+ * *row: whether it is an FDE's that leaves column ra_col undefined, and
+ * its rules for registers 0..nregs-1 (nregs 0: none wanted); the row's
+ * state says whether they are plain.
  */
-void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, struct pd_row *row);
+void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, unsigned int ra_col,
+		   struct pd_row *row);
 
 /*
  * libdw's step by a plain row from the frame whose registers are
@@ -72,15 +79,19 @@ bool pd__row_step(const struct pd_row *row, const uint64_t *regs, uint64_t set,
 		  void *ctx, uint64_t *new_regs, uint64_t *new_set,
 		  uint64_t *pc);
 
-/* A direct-mapped cache of rows by pc. */
+/* A direct-mapped cache of rows by file and pc. */
 struct pd_row_cache {
-	struct pd_row *v;	/* PD_ROW_CACHE slots, or NULL */
+	struct pd_row *v;	/* size slots, or NULL */
+	size_t size;		/* a power of 2 */
 };
 
-#define PD_ROW_CACHE	2048
-
-/* The slot for addr (allocated on first use); NULL without memory. */
-struct pd_row *pd__row_slot(struct pd_row_cache *rc, uint64_t addr);
+/*
+ * The slot for (file, addr) in a cache of size slots (allocated on first
+ * use); NULL without memory. A slot holds that row when its state is not
+ * PD_ROW_EMPTY and its file and addr are those.
+ */
+struct pd_row *pd__row_slot(struct pd_row_cache *rc, size_t size,
+			    const void *file, uint64_t addr);
 /* Every slot free again (what a pc's row is may have changed). */
 void pd__row_cache_clear(struct pd_row_cache *rc);
 void pd__row_cache_free(struct pd_row_cache *rc);

@@ -78,6 +78,7 @@ struct uw_mod {
 	struct pd_dso *dso;
 	uint64_t low, high;	/* addresses the module covers */
 	uint64_t bias;
+	uint64_t dw_bias;	/* libdw's, which its CFI lookups take off */
 	bool has_tables;	/* .eh_frame_hdr or .debug_frame */
 	uint64_t elf_base;	/* first PT_LOAD's page (elf_base_address()) */
 	const char *path;	/* the map's file name, interned */
@@ -112,17 +113,14 @@ struct uw_arch {
 	unsigned char ehdr[sizeof(Elf64_Ehdr)];
 };
 
-/* What a pc's call frame information says, found once (cfi_facts()). */
-struct uw_cfi_fact {
-	uint64_t addr;
-	uint8_t flags;		/* UW_CFI_* */
-};
-
-#define UW_CFI_KNOWN	1
-#define UW_CFI_FDE	2	/* an FDE covers addr */
-#define UW_CFI_RA_UNDEF	4	/* ... and leaves the return address
-				 * undefined, or none does */
-#define UW_CFI_CACHE	1024	/* entries per space, direct mapped */
+/*
+ * The CFI rows of pcs (unwind-row.c), kept per space by pc and per file
+ * by file-relative pc: a file's rows are the same in every process that
+ * maps it, and most of the pcs of a new process's frames (gcc's cc1, run
+ * once per compilation) are ones that an earlier process had.
+ */
+#define UW_ROWS		2048
+#define UW_FILE_ROWS	16384
 
 struct uw_space {
 	struct pd_maps *maps;	/* a reference */
@@ -135,9 +133,6 @@ struct uw_space {
 	struct uw_ctx *cur;	/* the unwind under way */
 	/* by pc; emptied when a module is reported (it may change which
 	 * module holds a pc) */
-	struct uw_cfi_fact *cfi_cache;
-	/* the CFI rows frames are stepped with here, by pc (emptied
-	 * with cfi_cache) */
 	struct pd_row_cache rows;
 	/*
 	 * The last map looked up and the module found for it, while maps
@@ -222,6 +217,7 @@ struct pd_unwinder {
 	struct pd_unwind_ip *ips;	/* max_stack entries */
 	struct uw_space *spaces;
 	unsigned int nr_spaces;
+	struct pd_row_cache file_rows;	/* by file: UW_FILE_ROWS */
 	uint64_t tick;
 	bool warned_arch, warned_abi, warned_regs, warned_stack;
 	bool warned_frame_reg;
@@ -348,7 +344,6 @@ static void space_clear(struct uw_space *sp)
 		dwfl_end(sp->dwfl);
 	pd__maps_put(sp->maps);
 	free(sp->mods);
-	free(sp->cfi_cache);
 	pd__row_cache_free(&sp->rows);
 	memset(sp, 0, sizeof(*sp));
 }
@@ -373,6 +368,7 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 	free(u->spaces);
 	free(u->ips);
 	free(u->chain);
+	pd__row_cache_free(&u->file_rows);
 	if (u->arch.elf)
 		elf_end(u->arch.elf);
 	if (u->arch32.elf)
@@ -835,6 +831,7 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 	m->low = low;
 	m->high = high;
 	elf = dwfl_module_getelf(mod, &low);
+	m->dw_bias = low;
 	if (elf) {
 		size_t size = 0;
 
@@ -858,8 +855,6 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 		    min_u64(m->high, sp->mods[i].high))
 			sp->mods_overlap = true;
 	sp->nr_mods++;
-	if (sp->cfi_cache)
-		memset(sp->cfi_cache, 0, UW_CFI_CACHE * sizeof(*sp->cfi_cache));
 	pd__row_cache_clear(&sp->rows);
 	if (addr < m->low || addr >= m->high || dwfl_addrmodule(sp->dwfl, addr) != mod)
 		return NULL;
@@ -1013,58 +1008,72 @@ static Dwarf_Frame *cfi_frame(struct uw_space *sp, uint64_t addr)
 }
 
 /*
+ * The CFI row at addr as libdw finds it (the module it has there), from
+ * the space's cache, the file's, or libdw (then kept in both); in *tmp
+ * when there is no memory for them.
+ */
+static const struct pd_row *space_row(struct pd_unwinder *u,
+				      struct uw_space *sp, uint64_t addr,
+				      struct pd_row *tmp)
+{
+	const struct pd_unwind_arch *a = sp->arch->a;
+	struct pd_row *row = pd__row_slot(&sp->rows, UW_ROWS, NULL, addr);
+	struct pd_row *fr = NULL;
+	Dwfl_Module *mod;
+	Dwarf_Frame *frame;
+	struct uw_mod *m;
+	uint64_t rel = 0;
+
+	if (row && row->state != PD_ROW_EMPTY && row->addr == addr)
+		return row;
+	if (!row)
+		row = tmp;
+	mod = dwfl_addrmodule(sp->dwfl, addr);
+	m = mod ? mod_of(sp, mod) : NULL;
+	if (m && m->dso) {
+		rel = addr - m->dw_bias;
+		fr = pd__row_slot(&u->file_rows, UW_FILE_ROWS, m->dso, rel);
+		if (fr && fr->state != PD_ROW_EMPTY && fr->file == m->dso &&
+		    fr->addr == rel) {
+			*row = *fr;
+			goto out;
+		}
+	}
+	frame = cfi_frame(sp, addr);
+	pd__row_parse(frame, a->cfi_rows ? a->nr_dwarf : 0, a->dwarf_ra, row);
+	free(frame);
+	if (fr) {
+		*fr = *row;
+		fr->file = m->dso;
+		fr->addr = rel;
+	}
+out:
+	row->file = NULL;
+	row->addr = addr;
+	return row;
+}
+
+/*
  * Whether an FDE covers addr, and whether the frame at addr ends the
  * chain by its tables: its return address column says "undefined"
  * (glibc's _start, clone3) or there is no FDE. libdw also ends a chain
  * at a return address that reads as 0; libunwind does not, it gives that
  * frame (printed as ffffffffffffffff) and stops after it. Both are asked
- * of every frame and libdw decodes the FDE again to step: the answers are
- * kept per pc.
+ * of every frame: the answers come with the rows.
  */
-static uint8_t cfi_facts(struct uw_space *sp, const struct pd_unwind_arch *a,
-			 uint64_t addr)
+static bool has_fde(struct pd_unwinder *u, struct uw_space *sp, uint64_t addr)
 {
-	struct uw_cfi_fact *e = NULL;
-	Dwarf_Frame *frame;
-	Dwarf_Op ops_mem[3], *ops = NULL;
-	size_t nops = 1;
-	uint8_t flags = UW_CFI_KNOWN;
+	struct pd_row tmp;
 
-	if (!sp->cfi_cache)
-		sp->cfi_cache = calloc(UW_CFI_CACHE, sizeof(*sp->cfi_cache));
-	if (sp->cfi_cache) {
-		e = &sp->cfi_cache[((addr * 0x9e3779b97f4a7c15ULL) >> 32) %
-				   UW_CFI_CACHE];
-		if (e->flags && e->addr == addr)
-			return e->flags;
-	}
-	frame = cfi_frame(sp, addr);
-	if (!frame) {
-		flags |= UW_CFI_RA_UNDEF;
-	} else {
-		flags |= UW_CFI_FDE;
-		if (!dwarf_frame_register(frame, a->dwarf_ra, ops_mem, &ops, &nops) &&
-		    !nops && ops == ops_mem)
-			flags |= UW_CFI_RA_UNDEF;
-		free(frame);
-	}
-	if (e) {
-		e->addr = addr;
-		e->flags = flags;
-	}
-	return flags;
+	return space_row(u, sp, addr, &tmp)->fde;
 }
 
-static bool has_fde(struct uw_space *sp, const struct pd_unwind_arch *a,
-		    uint64_t addr)
-{
-	return cfi_facts(sp, a, addr) & UW_CFI_FDE;
-}
-
-static bool ra_undefined(struct uw_space *sp, const struct pd_unwind_arch *a,
+static bool ra_undefined(struct pd_unwinder *u, struct uw_space *sp,
 			 uint64_t addr)
 {
-	return cfi_facts(sp, a, addr) & UW_CFI_RA_UNDEF;
+	struct pd_row tmp;
+
+	return space_row(u, sp, addr, &tmp)->ra_undef;
 }
 
 static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
@@ -1291,7 +1300,7 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	 * guesses the caller from the frame pointer, and so do we, then
 	 * resume with libdw from the guessed frame.
 	 */
-	if (!perf_finds_tables(c->sp, m) || !has_fde(c->sp, c->a, at)) {
+	if (!perf_finds_tables(c->sp, m) || !has_fde(c->u, c->sp, at)) {
 		guess_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
@@ -1314,24 +1323,6 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return frame_visit(c, &f, pc);
 }
 
-/* The row of the CFI that libdw steps a frame looked up at addr with. */
-static const struct pd_row *space_row(struct uw_space *sp, unsigned int nregs,
-				      uint64_t addr)
-{
-	struct pd_row *row = pd__row_slot(&sp->rows, addr);
-
-	if (!row)
-		return NULL;
-	if (row->state == PD_ROW_EMPTY || row->addr != addr) {
-		Dwarf_Frame *frame = cfi_frame(sp, addr);
-
-		pd__row_parse(frame, nregs, row);
-		row->addr = addr;
-		free(frame);
-	}
-	return row;
-}
-
 /*
  * One pass of libdw's unwinding (what dwfl_getthread_frames() returns),
  * its steps taken here by the CFI rows libdw gives (unwind-row.c) while
@@ -1352,8 +1343,7 @@ static int run_pass(struct uw_ctx *c)
 		return -1;
 	for (;;) {
 		struct uw_frame f = { .regs = regs[cur], .set = set };
-		const struct pd_row *row;
-		struct pd_row copy;
+		struct pd_row copy, tmp;
 		uint64_t new_set;
 
 		ret = frame_visit(c, &f, pc);
@@ -1361,11 +1351,10 @@ static int run_pass(struct uw_ctx *c)
 			return ret;
 		/* libdw's lookup: a caller's pc less one */
 		at = initial || signal ? pc : pc - 1;
-		row = space_row(c->sp, c->a->nr_dwarf, at);
-		if (!row || row->state != PD_ROW_PLAIN)
+		/* a copy: reads may report a file, which empties the cache */
+		copy = *space_row(c->u, c->sp, at, &tmp);
+		if (copy.state != PD_ROW_PLAIN)
 			break;
-		/* reads may report a file, which empties the cache */
-		copy = *row;
 		if (!pd__row_step(&copy, regs[cur], set, guess_read, c,
 				  regs[!cur], &new_set, &pc)) {
 			c->read_failed = false;
@@ -1545,7 +1534,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		c.sp->cur = NULL;
 		/* libdw also ends a chain where a read failed: not a 0 */
 		if (!ret && c.n && c.n < c.max && !c.read_failed &&
-		    !ra_undefined(c.sp, a, ips[c.n - 1].activation ?
+		    !ra_undefined(u, c.sp, ips[c.n - 1].activation ?
 					   ips[c.n - 1].pc : ips[c.n - 1].pc - 1)) {
 			ips[c.n].pc = 0;
 			ips[c.n].activation = false;
