@@ -78,8 +78,11 @@ static bool parse_rule(Dwarf_Frame *frame, unsigned int regno, bool is_ra,
 	r->src = 0;
 	r->off = 0;
 	if (!nops) {
-		if (ops == ops_mem)	/* undefined: no rule */
-			return !is_ra;	/* the end of the chain: libdw's */
+		if (ops == ops_mem) {	/* undefined: no rule */
+			if (is_ra)
+				row->ra_rule = false;
+			return true;
+		}
 		if (ops)
 			return false;
 		r->kind = PD_ROW_SAME;
@@ -139,6 +142,7 @@ void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, unsigned int ra_col,
 	if (ra < 0 || (unsigned int)ra >= nregs)
 		return;
 	row->ra = (uint8_t)ra;
+	row->ra_rule = true;
 	row->signal = signal;
 	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
 	    !(ops[0].atom == DW_OP_bregx ||
@@ -151,16 +155,18 @@ void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, unsigned int ra_col,
 	row->state = PD_ROW_PLAIN;
 }
 
-bool pd__row_step(const struct pd_row *row, const uint64_t *regs, uint64_t set,
-		  int (*read)(void *ctx, uint64_t addr, uint64_t *val),
-		  void *ctx, uint64_t *new_regs, uint64_t *new_set,
-		  uint64_t *pc)
+enum pd_row_step pd__row_step(const struct pd_row *row, const uint64_t *regs,
+			      uint64_t set,
+			      int (*read)(void *ctx, uint64_t addr,
+					  uint64_t *val),
+			      void *ctx, uint64_t *new_regs, uint64_t *new_set,
+			      uint64_t *pc)
 {
 	uint64_t cfa, v, nset = 0;
 	unsigned int i;
 
 	if (row->state != PD_ROW_PLAIN || !(set >> row->cfa_reg & 1))
-		return false;
+		return PD_ROW_ASK_LIBDW;
 	cfa = regs[row->cfa_reg] + (uint64_t)(int64_t)row->cfa_off;
 	for (i = 0; i < row->nr; i++) {
 		const struct pd_row_rule *r = &row->rule[i];
@@ -182,19 +188,23 @@ bool pd__row_step(const struct pd_row *row, const uint64_t *regs, uint64_t set,
 			break;
 		case PD_ROW_AT_CFA:
 			if (read(ctx, cfa + off, &v) < 0)
-				return false;
+				return PD_ROW_ASK_LIBDW;
 			break;
 		default:
-			return false;
+			return PD_ROW_ASK_LIBDW;
 		}
 		new_regs[r->regno] = v;
 		nset |= 1ULL << r->regno;
 	}
-	if (!(nset >> row->ra & 1) || !new_regs[row->ra])
-		return false;
+	if (!row->ra_rule)
+		return PD_ROW_END;
+	if (!(nset >> row->ra & 1))
+		return PD_ROW_ASK_LIBDW;
+	if (!new_regs[row->ra])
+		return PD_ROW_END;
 	*new_set = nset;
 	*pc = new_regs[row->ra];
-	return true;
+	return PD_ROW_CALLER;
 }
 
 struct pd_row *pd__row_slot(struct pd_row_cache *rc, size_t size,

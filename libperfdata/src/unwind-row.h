@@ -48,6 +48,7 @@ struct pd_row {
 	bool signal;		/* the CIE's 'S': the caller is looked up
 				 * at its own pc, not pc - 1 */
 	uint8_t ra;		/* the return address register */
+	bool ra_rule;		/* ... has a rule (else the chain ends) */
 	uint8_t cfa_reg;
 	uint8_t nr;		/* rules; registers without one are
 				 * undefined in the caller */
@@ -65,19 +66,29 @@ struct pd_row {
 void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, unsigned int ra_col,
 		   struct pd_row *row);
 
+enum pd_row_step {
+	PD_ROW_CALLER,		/* a caller, with a nonzero pc */
+	PD_ROW_END,		/* libdw ends the chain: the return address
+				 * undefined, or 0 */
+	PD_ROW_ASK_LIBDW,	/* anything else: libdw decides */
+};
+
 /*
  * libdw's step by a plain row from the frame whose registers are
  * regs/set (bit i: regs[i] known): the caller's registers into
  * new_regs/new_set, its pc (the return address register) into *pc.
- * read is perf's access_mem() (below 0: failure). False, with the
- * caller's registers unspecified, when libdw would do anything but
- * give a caller with a nonzero pc: a register the CFA needs unknown, a
- * read failing, a return address unknown or 0. libdw then decides.
+ * read is perf's access_mem() (below 0: failure). Every rule is
+ * applied, as libdw does, before the return address decides. A step
+ * with a register the CFA needs unknown, a read failing or a return
+ * address whose rule gives nothing is libdw's (the caller's registers
+ * unspecified).
  */
-bool pd__row_step(const struct pd_row *row, const uint64_t *regs, uint64_t set,
-		  int (*read)(void *ctx, uint64_t addr, uint64_t *val),
-		  void *ctx, uint64_t *new_regs, uint64_t *new_set,
-		  uint64_t *pc);
+enum pd_row_step pd__row_step(const struct pd_row *row, const uint64_t *regs,
+			      uint64_t set,
+			      int (*read)(void *ctx, uint64_t addr,
+					  uint64_t *val),
+			      void *ctx, uint64_t *new_regs, uint64_t *new_set,
+			      uint64_t *pc);
 
 /* A direct-mapped cache of rows by file and pc. */
 struct pd_row_cache {

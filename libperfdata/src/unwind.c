@@ -1344,6 +1344,7 @@ static int run_pass(struct uw_ctx *c)
 	for (;;) {
 		struct uw_frame f = { .regs = regs[cur], .set = set };
 		struct pd_row copy, tmp;
+		enum pd_row_step step;
 		uint64_t new_set;
 
 		ret = frame_visit(c, &f, pc);
@@ -1355,8 +1356,11 @@ static int run_pass(struct uw_ctx *c)
 		copy = *space_row(c->u, c->sp, at, &tmp);
 		if (copy.state != PD_ROW_PLAIN)
 			break;
-		if (!pd__row_step(&copy, regs[cur], set, guess_read, c,
-				  regs[!cur], &new_set, &pc)) {
+		step = pd__row_step(&copy, regs[cur], set, guess_read, c,
+				    regs[!cur], &new_set, &pc);
+		if (step == PD_ROW_END)
+			return 0;
+		if (step != PD_ROW_CALLER) {
 			c->read_failed = false;
 			c->read_beyond = false;
 			break;
