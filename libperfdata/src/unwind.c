@@ -122,6 +122,21 @@ struct uw_arch {
 #define UW_ROWS		2048
 #define UW_FILE_ROWS	16384
 
+/*
+ * Whether the code at a pc is a signal trampoline, read from the mapped
+ * files (is_sigreturn()) and kept per space while its maps and reported
+ * files stay as they were.
+ */
+struct uw_sig {
+	uint64_t pc;
+	uint8_t state;		/* UW_SIG_* */
+};
+
+#define UW_SIG_NO	1
+#define UW_SIG_YES	2
+#define UW_SIG_FAILED	3	/* a read failed: not one */
+#define UW_SIGS		1024
+
 struct uw_space {
 	struct pd_maps *maps;	/* a reference */
 	const struct uw_arch *arch;	/* the registers it was made for */
@@ -134,6 +149,8 @@ struct uw_space {
 	/* by pc; emptied when a module is reported (it may change which
 	 * module holds a pc) */
 	struct pd_row_cache rows;
+	struct uw_sig *sigs;	/* UW_SIGS; emptied with rows, and when */
+	uint64_t sigs_gen;	/* maps->gen moves from this */
 	/*
 	 * The last map looked up and the module found for it, while maps
 	 * and modules stay as they were: reads and frames come in runs
@@ -345,6 +362,7 @@ static void space_clear(struct uw_space *sp)
 	pd__maps_put(sp->maps);
 	free(sp->mods);
 	pd__row_cache_free(&sp->rows);
+	free(sp->sigs);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -856,6 +874,8 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 			sp->mods_overlap = true;
 	sp->nr_mods++;
 	pd__row_cache_clear(&sp->rows);
+	if (sp->sigs)
+		memset(sp->sigs, 0, UW_SIGS * sizeof(*sp->sigs));
 	if (addr < m->low || addr >= m->high || dwfl_addrmodule(sp->dwfl, addr) != mod)
 		return NULL;
 	return m;
@@ -960,6 +980,61 @@ static bool is_sigreturn(struct uw_ctx *c, uint64_t pc)
 		memcpy(code + i, &w, sizeof(w));
 	}
 	return !memcmp(code, a->sigreturn, a->sigreturn_len);
+}
+
+/*
+ * Whether reads of [addr, addr + len) go to the mapped files whatever
+ * the sample's stack copy: below the stack pointer, or above what the
+ * copy and its slack (perf_access_mem()) can reach.
+ */
+static bool reads_files_only(const struct uw_ctx *c, uint64_t addr,
+			     uint64_t len)
+{
+	uint64_t top = c->stack_lo + STACK_SLACK;
+
+	if (addr + len < addr)
+		return false;
+	if (addr + len <= c->stack_lo)
+		return true;
+	return top > c->stack_lo && c->stack_hi <= top && addr >= top;
+}
+
+/*
+ * is_sigreturn() for a frame, from the space's cache when the answer
+ * cannot depend on the sample: its reads, their failure included
+ * (c->read_failed), are the same while maps and reported files are.
+ */
+static bool frame_is_sigreturn(struct uw_ctx *c, uint64_t pc)
+{
+	struct uw_space *sp = c->sp;
+	struct uw_sig *e;
+	bool failed = c->read_failed, ret;
+
+	if (!reads_files_only(c, pc, 16))
+		return is_sigreturn(c, pc);
+	if (!sp->sigs) {
+		sp->sigs = calloc(UW_SIGS, sizeof(*sp->sigs));
+		if (!sp->sigs)
+			return is_sigreturn(c, pc);
+		sp->sigs_gen = sp->maps->gen;
+	}
+	if (sp->sigs_gen != sp->maps->gen) {
+		memset(sp->sigs, 0, UW_SIGS * sizeof(*sp->sigs));
+		sp->sigs_gen = sp->maps->gen;
+	}
+	e = &sp->sigs[((pc * 0x9e3779b97f4a7c15ULL) >> 32) % UW_SIGS];
+	if (e->state && e->pc == pc) {
+		if (e->state == UW_SIG_FAILED)
+			c->read_failed = true;
+		return e->state == UW_SIG_YES;
+	}
+	c->read_failed = false;
+	ret = is_sigreturn(c, pc);
+	/* reads report files, which empties the cache: e is still ours */
+	e->pc = pc;
+	e->state = c->read_failed ? UW_SIG_FAILED : ret ? UW_SIG_YES : UW_SIG_NO;
+	c->read_failed = c->read_failed || failed;
+	return ret;
 }
 
 /*
@@ -1264,7 +1339,7 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	 * from a signal context: the one the signal interrupted, an exact
 	 * pc; the trampoline itself is decremented like a return address.
 	 */
-	sig = is_sigreturn(c, pc);
+	sig = frame_is_sigreturn(c, pc);
 	ip->activation = c->n == 0 || (c->a->sigframe ? sig : c->after_sigreturn);
 	c->after_sigreturn = sig;
 	c->n++;
