@@ -103,7 +103,8 @@ struct pd_row_cache {
  */
 struct pd_row *pd__row_slot(struct pd_row_cache *rc, size_t size,
 			    const void *file, uint64_t addr);
-/* Every slot free again (what a pc's row is may have changed). */
+/* Every slot free again (what a pc's row is may have changed); their
+ * rules stay as they were until a slot is filled again. */
 void pd__row_cache_clear(struct pd_row_cache *rc);
 void pd__row_cache_free(struct pd_row_cache *rc);
 

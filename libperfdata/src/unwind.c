@@ -1418,7 +1418,8 @@ static int run_pass(struct uw_ctx *c)
 		return -1;
 	for (;;) {
 		struct uw_frame f = { .regs = regs[cur], .set = set };
-		struct pd_row copy, tmp;
+		const struct pd_row *row;
+		struct pd_row tmp;
 		enum pd_row_step step;
 		uint64_t new_set;
 
@@ -1427,11 +1428,15 @@ static int run_pass(struct uw_ctx *c)
 			return ret;
 		/* libdw's lookup: a caller's pc less one */
 		at = initial || signal ? pc : pc - 1;
-		/* a copy: reads may report a file, which empties the cache */
-		copy = *space_row(c->u, c->sp, at, &tmp);
-		if (copy.state != PD_ROW_PLAIN)
+		row = space_row(c->u, c->sp, at, &tmp);
+		if (row->state != PD_ROW_PLAIN)
 			break;
-		step = pd__row_step(&copy, regs[cur], set, guess_read, c,
+		/*
+		 * The step's reads may report a file, which marks the
+		 * space's rows empty but leaves their rules: row stays good
+		 */
+		signal = row->signal;
+		step = pd__row_step(row, regs[cur], set, guess_read, c,
 				    regs[!cur], &new_set, &pc);
 		if (step == PD_ROW_END)
 			return 0;
@@ -1442,7 +1447,6 @@ static int run_pass(struct uw_ctx *c)
 		}
 		cur = !cur;
 		set = new_set;
-		signal = copy.signal;
 		initial = false;
 	}
 	/* libdw steps from this frame */
