@@ -37,7 +37,11 @@
  *
  * One Dwfl per address space (a process's maps), kept in a small LRU
  * cache; files are reported lazily as unwinding reaches them, and a
- * space whose reported files a later mmap overlaps is rebuilt.
+ * space whose reported files a later mmap overlaps is rebuilt. Where the
+ * architecture allows (x86_64), a pass's steps are taken here by the CFI
+ * rows libdw describes once per pc (unwind-row.c, run_pass()), as libdw
+ * would take them; libdw goes on from the first frame whose row or step
+ * is anything but plain.
  */
 #include <elf.h>
 #include <elfutils/libdw.h>
