@@ -92,7 +92,7 @@ for f in dwarf inl-dwarf; do
 	same_folds "$TD/$f.data" "$f.data"
 done
 # --jobs=2: a helper thread reads the file again and unwinds the samples
-# of five of every eight 64 KiB stretches of it (forced: by itself it
+# of seven of every eight 64 KiB stretches of it (forced: by itself it
 # starts at 4 MiB)
 for f in dwarf threads-dwarf; do
 	same_script "$TD/$f.data" "$f.data" "" --jobs=2
