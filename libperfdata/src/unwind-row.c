@@ -85,8 +85,7 @@ static bool parse_rule(Dwarf_Frame *frame, unsigned int regno, bool is_ra,
 		}
 		if (ops)
 			return false;
-		r->kind = PD_ROW_SAME;
-		row->nr++;
+		row->same |= 1U << regno;
 		return true;
 	}
 	if (nops == 1 && reg_op(&ops[0], row->nr_regs, &r->src, &r->off)) {
@@ -127,6 +126,7 @@ void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, unsigned int ra_col,
 
 	row->state = PD_ROW_LIBDW;
 	row->nr = 0;
+	row->same = 0;
 	row->nr_regs = (uint8_t)nregs;
 	row->fde = frame != NULL;
 	row->ra_undef = !frame;
@@ -155,29 +155,36 @@ void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, unsigned int ra_col,
 	row->state = PD_ROW_PLAIN;
 }
 
+/* a word as perf_access_mem() reads it, the stack copy's directly */
+static int mem_read(const struct pd_row_mem *mem, uint64_t addr, uint64_t *val)
+{
+	if (mem->data && addr >= mem->lo && addr + 8 > addr &&
+	    addr + 8 < mem->hi) {
+		memcpy(val, mem->data + (addr - mem->lo), sizeof(*val));
+		return 0;
+	}
+	return mem->read(mem->ctx, addr, val);
+}
+
 enum pd_row_step pd__row_step(const struct pd_row *row, const uint64_t *regs,
-			      uint64_t set,
-			      int (*read)(void *ctx, uint64_t addr,
-					  uint64_t *val),
-			      void *ctx, uint64_t *new_regs, uint64_t *new_set,
+			      uint64_t set, const struct pd_row_mem *mem,
+			      uint64_t *new_regs, uint64_t *new_set,
 			      uint64_t *pc)
 {
-	uint64_t cfa, v, nset = 0;
+	uint64_t cfa, v, nset;
 	unsigned int i;
 
 	if (row->state != PD_ROW_PLAIN || !(set >> row->cfa_reg & 1))
 		return PD_ROW_ASK_LIBDW;
 	cfa = regs[row->cfa_reg] + (uint64_t)(int64_t)row->cfa_off;
+	/* "the same": what is known stays, unknown stays unknown */
+	memcpy(new_regs, regs, row->nr_regs * sizeof(*regs));
+	nset = set & row->same;
 	for (i = 0; i < row->nr; i++) {
 		const struct pd_row_rule *r = &row->rule[i];
 		uint64_t off = (uint64_t)(int64_t)r->off;
 
 		switch (r->kind) {
-		case PD_ROW_SAME:
-			if (!(set >> r->regno & 1))
-				continue;
-			v = regs[r->regno];
-			break;
 		case PD_ROW_REG:
 			if (!(set >> r->src & 1))
 				continue;
@@ -187,7 +194,7 @@ enum pd_row_step pd__row_step(const struct pd_row *row, const uint64_t *regs,
 			v = cfa + off;
 			break;
 		case PD_ROW_AT_CFA:
-			if (read(ctx, cfa + off, &v) < 0)
+			if (mem_read(mem, cfa + off, &v) < 0)
 				return PD_ROW_ASK_LIBDW;
 			break;
 		default:

@@ -54,7 +54,8 @@ struct pd_row {
 				 * undefined in the caller */
 	uint8_t nr_regs;	/* libdw's frame registers */
 	int32_t cfa_off;
-	struct pd_row_rule rule[PD_ROW_MAX_REGS];
+	uint32_t same;		/* registers whose rule is "the same" */
+	struct pd_row_rule rule[PD_ROW_MAX_REGS];	/* the others' */
 };
 
 /*
@@ -74,20 +75,29 @@ enum pd_row_step {
 };
 
 /*
+ * The memory a step reads: words of [lo, hi) with 8 bytes to spare at hi
+ * from data (the sample's stack copy; NULL: none), others through read,
+ * perf's access_mem() (below 0: failure).
+ */
+struct pd_row_mem {
+	const uint8_t *data;
+	uint64_t lo, hi;
+	int (*read)(void *ctx, uint64_t addr, uint64_t *val);
+	void *ctx;
+};
+
+/*
  * libdw's step by a plain row from the frame whose registers are
  * regs/set (bit i: regs[i] known): the caller's registers into
- * new_regs/new_set, its pc (the return address register) into *pc.
- * read is perf's access_mem() (below 0: failure). Every rule is
- * applied, as libdw does, before the return address decides. A step
- * with a register the CFA needs unknown, a read failing or a return
- * address whose rule gives nothing is libdw's (the caller's registers
- * unspecified).
+ * new_regs/new_set (registers not in it hold anything), its pc (the
+ * return address register) into *pc. Every rule is applied, as libdw
+ * does, before the return address decides. A step with a register the
+ * CFA needs unknown, a read failing or a return address whose rule gives
+ * nothing is libdw's (the caller's registers unspecified).
  */
 enum pd_row_step pd__row_step(const struct pd_row *row, const uint64_t *regs,
-			      uint64_t set,
-			      int (*read)(void *ctx, uint64_t addr,
-					  uint64_t *val),
-			      void *ctx, uint64_t *new_regs, uint64_t *new_set,
+			      uint64_t set, const struct pd_row_mem *mem,
+			      uint64_t *new_regs, uint64_t *new_set,
 			      uint64_t *pc);
 
 /* A direct-mapped cache of rows by file and pc. */

@@ -1413,6 +1413,13 @@ static int run_pass(struct uw_ctx *c)
 	uint64_t regs[2][PD_UNWIND_MAX_DWARF_REGS] = { { 0 } };
 	uint64_t set, pc, at;
 	bool initial = true, signal = false;
+	struct pd_row_mem mem = {
+		.data = c->smp->user_stack.data,
+		.lo = c->stack_lo,
+		.hi = c->stack_hi,
+		.read = guess_read,
+		.ctx = c,
+	};
 	unsigned int cur = 0;
 	int ret;
 
@@ -1440,8 +1447,8 @@ static int run_pass(struct uw_ctx *c)
 		 * space's rows empty but leaves their rules: row stays good
 		 */
 		signal = row->signal;
-		step = pd__row_step(row, regs[cur], set, guess_read, c,
-				    regs[!cur], &new_set, &pc);
+		step = pd__row_step(row, regs[cur], set, &mem, regs[!cur],
+				    &new_set, &pc);
 		if (step == PD_ROW_END)
 			return 0;
 		if (step != PD_ROW_CALLER) {

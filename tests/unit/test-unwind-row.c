@@ -60,6 +60,22 @@ static int row_read(void *ctx, uint64_t addr, uint64_t *val)
 	return word(addr, val);
 }
 
+/* part of the memory as a stack copy: the step reads it directly */
+#define STACK_LO	0x7ffc00001040ULL
+static uint8_t stack_copy[96];
+
+static void fill_stack_copy(void)
+{
+	size_t i;
+
+	for (i = 0; i + 8 <= sizeof(stack_copy); i += 8) {
+		uint64_t v = 0;
+
+		word(STACK_LO + i, &v);
+		memcpy(stack_copy + i, &v, sizeof(v));
+	}
+}
+
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 {
 	if (*thread_argp)
@@ -148,6 +164,13 @@ static void compare(Dwfl *dwfl, Dwarf_CFI *cfi, uint64_t pc, uint64_t bias,
 {
 	static unsigned int salt;
 	struct oracle o = { .set = set, .pc = pc };
+	/* words of [STACK_LO, STACK_HI) from the copy, as word() has them */
+	struct pd_row_mem mem = {
+		.data = stack_copy,
+		.lo = STACK_LO,
+		.hi = STACK_LO + sizeof(stack_copy),
+		.read = row_read,
+	};
 	uint64_t nregs[NREGS], nset = 0, npc = 0;
 	struct pd_row row;
 	Dwarf_Frame *frame;
@@ -165,8 +188,7 @@ static void compare(Dwfl *dwfl, Dwarf_CFI *cfi, uint64_t pc, uint64_t bias,
 		t->libdw++;
 		return;
 	}
-	step = pd__row_step(&row, o.regs, o.set, row_read, NULL, nregs, &nset,
-			    &npc);
+	step = pd__row_step(&row, o.regs, o.set, &mem, nregs, &nset, &npc);
 	if (step == PD_ROW_ASK_LIBDW) {
 		t->libdw++;
 		return;
@@ -264,6 +286,7 @@ int main(void)
 	const char *top = getenv("PD_TOP");
 
 	elf_version(EV_CURRENT);
+	fill_stack_copy();
 	test_file(top ? top : ".", "burn-nofp");
 	test_file(top ? top : ".", "burn");
 	test_file(top ? top : ".", "inl");
