@@ -133,6 +133,7 @@ struct uw_arch {
  */
 struct uw_sig {
 	uint64_t pc;
+	uint32_t epoch;		/* the space's sigs_epoch when found */
 	uint8_t state;		/* UW_SIG_* */
 };
 
@@ -153,7 +154,8 @@ struct uw_space {
 	/* by pc; emptied when a module is reported (it may change which
 	 * module holds a pc) */
 	struct pd_row_cache rows;
-	struct uw_sig *sigs;	/* UW_SIGS; emptied with rows, and when */
+	struct uw_sig *sigs;	/* UW_SIGS, valid in sigs_epoch, which */
+	uint32_t sigs_epoch;	/* moves with a reported file, and when */
 	uint64_t sigs_gen;	/* maps->gen moves from this */
 	/*
 	 * The last map looked up and the module found for it, while maps
@@ -878,8 +880,7 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 			sp->mods_overlap = true;
 	sp->nr_mods++;
 	pd__row_cache_clear(&sp->rows);
-	if (sp->sigs)
-		memset(sp->sigs, 0, UW_SIGS * sizeof(*sp->sigs));
+	sp->sigs_epoch++;
 	if (addr < m->low || addr >= m->high || dwfl_addrmodule(sp->dwfl, addr) != mod)
 		return NULL;
 	return m;
@@ -1023,19 +1024,20 @@ static bool frame_is_sigreturn(struct uw_ctx *c, uint64_t pc)
 		sp->sigs_gen = sp->maps->gen;
 	}
 	if (sp->sigs_gen != sp->maps->gen) {
-		memset(sp->sigs, 0, UW_SIGS * sizeof(*sp->sigs));
+		sp->sigs_epoch++;
 		sp->sigs_gen = sp->maps->gen;
 	}
 	e = &sp->sigs[((pc * 0x9e3779b97f4a7c15ULL) >> 32) % UW_SIGS];
-	if (e->state && e->pc == pc) {
+	if (e->state && e->pc == pc && e->epoch == sp->sigs_epoch) {
 		if (e->state == UW_SIG_FAILED)
 			c->read_failed = true;
 		return e->state == UW_SIG_YES;
 	}
 	c->read_failed = false;
 	ret = is_sigreturn(c, pc);
-	/* reads report files, which empties the cache: e is still ours */
+	/* the answer as the files now reported give it */
 	e->pc = pc;
+	e->epoch = sp->sigs_epoch;
 	e->state = c->read_failed ? UW_SIG_FAILED : ret ? UW_SIG_YES : UW_SIG_NO;
 	c->read_failed = c->read_failed || failed;
 	return ret;
