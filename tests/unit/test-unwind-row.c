@@ -24,6 +24,7 @@
 #include "tap.h"
 #include "unwind-row.h"
 
+#ifdef HAVE_DWFL_FRAME_REG
 #define NREGS		17	/* libdw's x86_64 frame registers */
 #define RA		16
 #define BAD_ADDR	0x7ffc00001010ULL	/* the word that fails */
@@ -129,7 +130,6 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.find_debuginfo = no_debuginfo,
 };
 
-#ifdef HAVE_DWFL_FRAME_REG
 static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct oracle *o = arg;
