@@ -110,6 +110,25 @@ struct uw_stray {
 	Dwarf_CFI *cfi;		/* its .eh_frame's, or NULL */
 };
 
+/*
+ * What map_bias() reads of a file, read once per file: reporting a file
+ * to each process's Dwfl mapped and unmapped it for that every time
+ * (and unmapping in a process with two threads interrupts the other).
+ */
+#define UW_MAX_LOADS	16
+
+struct uw_layout {
+	struct pd_dso *dso;
+	bool elf;		/* an ELF file, else map_bias() fails */
+	bool many;		/* more PT_LOADs: map_bias() of the file */
+	uint16_t machine, type;
+	uint8_t class;
+	unsigned int nr_loads;
+	struct {
+		uint64_t offset, filesz, vaddr;
+	} loads[UW_MAX_LOADS];
+};
+
 /* An architecture's registers and the ELF header libdw picks it by. */
 struct uw_arch {
 	const struct pd_unwind_arch *a;
@@ -241,6 +260,8 @@ struct pd_unwinder {
 	struct uw_space *spaces;
 	unsigned int nr_spaces;
 	struct pd_row_cache file_rows;	/* by file: UW_FILE_ROWS */
+	struct uw_layout *layouts;
+	size_t nr_layouts, cap_layouts;
 	uint64_t tick;
 	bool warned_arch, warned_abi, warned_regs, warned_stack;
 	bool warned_frame_reg;
@@ -393,6 +414,7 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 	free(u->ips);
 	free(u->chain);
 	pd__row_cache_free(&u->file_rows);
+	free(u->layouts);
 	if (u->arch.elf)
 		elf_end(u->arch.elf);
 	if (u->arch32.elf)
@@ -660,12 +682,71 @@ static bool file_has_section(const char *path, const char *name)
 	return ret;
 }
 
+/* What map_bias() needs of elf into *l; false for a file without it. */
+static bool read_layout(Elf *elf, struct uw_layout *l)
+{
+	GElf_Ehdr eh;
+	size_t i, phnum;
+
+	l->elf = false;
+	l->many = false;
+	l->nr_loads = 0;
+	if (!elf || !gelf_getehdr(elf, &eh))
+		return false;
+	l->machine = eh.e_machine;
+	l->class = eh.e_ident[EI_CLASS];
+	l->type = eh.e_type;
+	if (eh.e_type != ET_EXEC && elf_getphdrnum(elf, &phnum))
+		return false;
+	for (i = 0; eh.e_type != ET_EXEC && i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (l->nr_loads == UW_MAX_LOADS) {
+			l->many = true;
+			return false;
+		}
+		l->loads[l->nr_loads].offset = ph.p_offset;
+		l->loads[l->nr_loads].filesz = ph.p_filesz;
+		l->loads[l->nr_loads].vaddr = ph.p_vaddr;
+		l->nr_loads++;
+	}
+	l->elf = true;
+	return true;
+}
+
 /*
  * The load bias of the file mapped by map: the file offset pgoff lies in
  * one PT_LOAD, whose vaddr - offset says where the file's addresses are.
  * ET_EXEC files are at their own addresses. -1 (false) when no segment
  * holds pgoff or the file is for another machine.
  */
+static bool layout_bias(const struct pd_unwind_arch *a,
+			const struct uw_layout *l, const struct pd_map *map,
+			uint64_t *bias)
+{
+	unsigned int i;
+
+	if (!l->elf || l->machine != a->e_machine || l->class != a->elf_class)
+		return false;
+	if (l->type == ET_EXEC) {
+		*bias = 0;
+		return true;
+	}
+	for (i = 0; i < l->nr_loads; i++) {
+		uint64_t off = l->loads[i].offset & ~(uint64_t)0xfff;
+
+		if (map->pgoff < off ||
+		    map->pgoff >= l->loads[i].offset + l->loads[i].filesz)
+			continue;
+		*bias = map->start - map->pgoff -
+			(l->loads[i].vaddr - l->loads[i].offset);
+		return true;
+	}
+	return false;
+}
+
 static bool map_bias(const struct pd_unwind_arch *a, Elf *elf,
 		     const struct pd_map *map, uint64_t *bias)
 {
@@ -694,6 +775,62 @@ static bool map_bias(const struct pd_unwind_arch *a, Elf *elf,
 		return true;
 	}
 	return false;
+}
+
+/* dso's layout, read when first asked for; NULL without memory. */
+static const struct uw_layout *dso_layout(struct pd_unwinder *u,
+					  struct pd_dso *dso)
+{
+	struct uw_layout *l;
+	Elf *elf = NULL;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < u->nr_layouts; i++)
+		if (u->layouts[i].dso == dso)
+			return &u->layouts[i];
+	if (u->nr_layouts == u->cap_layouts) {
+		size_t cap = u->cap_layouts ? 2 * u->cap_layouts : 16;
+		struct uw_layout *v = realloc(u->layouts, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		u->layouts = v;
+		u->cap_layouts = cap;
+	}
+	l = &u->layouts[u->nr_layouts++];
+	l->dso = dso;
+	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	read_layout(elf, l);
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return l;
+}
+
+/* map_bias() of the file dso, from its layout when it has one */
+static bool dso_bias(struct pd_unwinder *u, const struct pd_unwind_arch *a,
+		     struct pd_dso *dso, const struct pd_map *map,
+		     uint64_t *bias)
+{
+	const struct uw_layout *l = dso_layout(u, dso);
+	bool ret = false;
+	Elf *elf;
+	int fd;
+
+	if (l && !l->many)
+		return layout_bias(a, l, map, bias);
+	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf)
+		ret = map_bias(a, elf, map, bias);
+	elf_end(elf);
+	close(fd);
+	return ret;
 }
 
 /* perf's elf_base_address(): the first PT_LOAD's vaddr, page aligned */
@@ -828,16 +965,11 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 		sp->mods = v;
 		sp->cap_mods = cap;
 	}
+	if (!dso_bias(u, c->a, dso, map, &bias))
+		return NULL;
 	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !map_bias(c->a, elf, map, &bias)) {
-		elf_end(elf);
-		close(fd);
-		return NULL;
-	}
-	elf_end(elf);
 	dwfl_report_begin_add(sp->dwfl);
 	/* libdwfl takes fd */
 	mod = dwfl_report_elf(sp->dwfl, map->name, dso->runtime, fd, bias, true);
