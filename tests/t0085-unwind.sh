@@ -92,7 +92,7 @@ for f in dwarf inl-dwarf; do
 	same_folds "$TD/$f.data" "$f.data"
 done
 # --jobs=2: a helper thread reads the file again and unwinds the samples
-# of five of every eight 64 KiB stretches of it (forced: by itself it
+# of seven of every eight 64 KiB stretches of it (forced: by itself it
 # starts at 4 MiB)
 for f in dwarf threads-dwarf; do
 	same_script "$TD/$f.data" "$f.data" "" --jobs=2
@@ -162,6 +162,39 @@ elif perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
 		cmp -s "$tmp/got" "$tmp/got2"
 else
 	skip "perf record does not work here (perf_event_paranoid?): no fresh recording"
+fi
+
+# The CFI rows kept per pc (unwind-row.c), per process and per file: two
+# programs at the same addresses with other unwind tables (burn and
+# burn-nofp are both linked at 0x400000, one with frame pointers), each
+# run twice in turn, unwind as perf's unwinding does, with one thread
+# and two.
+burn=$(testdata_bin burn) nofp=$(testdata_bin burn-nofp)
+if perf_older_than 6.1; then
+	skip "burn/burn-nofp recording: pd-fold unwinds as perf 6.1 does, perf $(perf_version) by other rules: no oracle here"
+elif perf record -q --no-buildid-cache --call-graph dwarf,4096 -e cpu-clock \
+	-F 999 -o "$tmp/same-pc.data" -- sh -c \
+	"$burn 150; $nofp 150; $burn 150; $nofp 150" \
+	>/dev/null 2>&1 </dev/null && [ -s "$tmp/same-pc.data" ]; then
+	perf script -i "$tmp/same-pc.data" --no-inline 2>/dev/null </dev/null |
+		callchain_blocks | frame_addrs_as_perf >"$tmp/want"
+	"$FOLD" --script --no-inline --jobs=1 "$tmp/same-pc.data" 2>"$tmp/err" |
+		frame_addrs_as_perf >"$tmp/got"
+	if grep -q 'elfutils older than 0.188' "$tmp/err"; then
+		set -- $(prefix_blocks "$tmp/want" "$tmp/got")
+		check "burn/burn-nofp recording, elfutils before 0.188: every chain is perf's or a beginning of it ($1 samples, $2 whole, $3 cut short)" \
+			test "$1" -gt 0 -a "$4" -eq 0
+	else
+		check "burn/burn-nofp recording (same pcs, other CFI, 4 processes): perf script --no-inline's frames ($(grep -c '^$' "$tmp/want") samples)" \
+			cmp -s "$tmp/want" "$tmp/got"
+	fi
+	diff "$tmp/want" "$tmp/got" | head -6
+	"$FOLD" --script --no-inline --jobs=2 "$tmp/same-pc.data" 2>/dev/null |
+		frame_addrs_as_perf >"$tmp/got2"
+	check "burn/burn-nofp recording, --jobs=2: what pd-fold prints with one thread" \
+		cmp -s "$tmp/got" "$tmp/got2"
+else
+	skip "perf record does not work here (perf_event_paranoid?): no burn/burn-nofp recording"
 fi
 
 # Hostile samples (registers or stacks that lie) never crash the tools:

@@ -51,6 +51,12 @@ struct pd_reader {
 
 	/* Current record: host-order copy and its decoded form. */
 	uint8_t *rec;			/* PD_MAX_RECORD bytes */
+	/*
+	 * The record read_raw() took: rec, or a sample in host order where
+	 * the input holds it, until the input moves (stream.c: the time
+	 * order copies samples once, into its queue, not twice)
+	 */
+	const uint8_t *cur;
 	struct pd_event ev;
 	void *blob;			/* tracing data blob */
 	size_t blob_cap;

@@ -245,7 +245,8 @@ static int load_aux(struct pd_reader *r, uint64_t off, uint64_t asize)
 
 /*
  * Take the record at p (file order, size bytes, complete) into r->rec in
- * host order, and act on it. Returns 1 if it is to be delivered, 0 if it
+ * host order, and act on it; r->cur is the record taken, which for a
+ * sample read from the file in host order is p itself (hold_record()). Returns 1 if it is to be delivered, 0 if it
  * was consumed (compressed), <0 on error.
  */
 static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
@@ -270,7 +271,12 @@ static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
 		if (!r->hdr.pipe_feature_marker)
 			r->hdr.pipe_feature_marker = r->marker_candidate;
 	}
-	memcpy(r->rec, p, size);
+	r->cur = r->rec;
+	if (type == PD_RECORD_SAMPLE && !r->swap &&
+	    !(src->flags & PD_EVENT_DECOMPRESSED))
+		r->cur = p;
+	else
+		memcpy(r->rec, p, size);
 	if (r->swap) {
 		pd__swap_header(r->rec);
 		err = pd__swap_record(r, r->rec, size);
@@ -314,6 +320,14 @@ static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
 	return 1;
 }
 
+/* r->cur into r->rec, where it stays when the input moves */
+static void hold_record(struct pd_reader *r)
+{
+	if (r->cur != r->rec)
+		memcpy(r->rec, r->cur, pd_get16(r->cur + 6, false));
+	r->cur = r->rec;
+}
+
 /*
  * The read-ahead thread (stream-ahead.c) stops before a record that
  * changes what the reader tells its caller (evsels, features, AUX data):
@@ -336,7 +350,7 @@ static int hold(struct pd_reader *r, const uint8_t *p, uint32_t size,
 	return PD__AHEAD_STOP;
 }
 
-/* Next raw record into r->rec: 1 got one, 0 end, <0 error (and
+/* Next raw record into r->cur: 1 got one, 0 end, <0 error (and
  * PD__AHEAD_STOP, on the read-ahead thread). */
 static int read_raw(struct pd_reader *r, struct pd_raw_src *src)
 {
@@ -490,7 +504,7 @@ static int deliver_at(struct pd_reader *r, const uint8_t *rec,
 
 static int queue_current(struct pd_reader *r, const struct pd_raw_src *src)
 {
-	uint32_t size = pd_get16(r->rec + 6, false);
+	uint32_t size = pd_get16(r->cur + 6, false);
 	struct pd_queued *q = malloc(sizeof(*q) + size);
 
 	if (!q)
@@ -500,7 +514,7 @@ static int queue_current(struct pd_reader *r, const struct pd_raw_src *src)
 	q->inner_offset = src->inner_offset;
 	q->flags = src->flags;
 	q->size = size;
-	memcpy(q->data, r->rec, size);
+	memcpy(q->data, r->cur, size);
 	if (r->queue_tail)
 		r->queue_tail->next = q;
 	else
@@ -549,6 +563,7 @@ int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
 			src->inner_offset = q->inner_offset;
 			src->flags = q->flags;
 			memcpy(r->rec, q->data, q->size);
+			r->cur = r->rec;
 			free(q);
 			*rec = r->rec;
 			return 1;
@@ -584,14 +599,14 @@ int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
 			return 0;
 		}
 		if (r->opts.order == PD_ORDER_TIME) {
-			uint32_t type = pd_get32(r->rec, false);
-			uint16_t size = pd_get16(r->rec + 6, false);
+			uint32_t type = pd_get32(r->cur, false);
+			uint16_t size = pd_get16(r->cur + 6, false);
 
 			if (type == PD_RECORD_FINISHED_ROUND) {
 				pd__order_round(r);
 			} else if (type < PD_RECORD_USER_MIN &&
-				   pd__record_time(r, r->rec, size, &time)) {
-				ret = pd__order_push(r, r->rec, size, time,
+				   pd__record_time(r, r->cur, size, &time)) {
+				ret = pd__order_push(r, r->cur, size, time,
 						     src->offset,
 						     src->inner_offset,
 						     src->flags);
@@ -600,6 +615,8 @@ int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
 				continue;
 			}
 		}
+		/* (where it stays until the next call: the input may move) */
+		hold_record(r);
 		*rec = r->rec;
 		return 1;
 	}

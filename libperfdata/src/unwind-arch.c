@@ -78,6 +78,7 @@ static const struct pd_unwind_arch arches[] = {
 		.sigreturn = x86_64_sigreturn,
 		.sigreturn_len = sizeof(x86_64_sigreturn),
 		.guess = pd__unwind_guess_x86_64,
+		.cfi_rows = true,
 	},
 	{
 		.name = "i386",

@@ -85,6 +85,12 @@ struct pd_unwind_arch {
 	 */
 	unsigned int pac_va_bits;
 	/*
+	 * libdw's frame registers are the nr_dwarf ones and its CFI rows
+	 * can be applied without it (unwind-row.c; x86_64 only, where that
+	 * was checked against libdw)
+	 */
+	bool cfi_rows;
+	/*
 	 * perf takes the caller of a frame-pointer sample's leaf function
 	 * from the link register (arm64's get_leaf_frame_caller())
 	 */

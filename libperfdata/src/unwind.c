@@ -37,7 +37,11 @@
  *
  * One Dwfl per address space (a process's maps), kept in a small LRU
  * cache; files are reported lazily as unwinding reaches them, and a
- * space whose reported files a later mmap overlaps is rebuilt.
+ * space whose reported files a later mmap overlaps is rebuilt. Where the
+ * architecture allows (x86_64), a pass's steps are taken here by the CFI
+ * rows libdw describes once per pc (unwind-row.c, run_pass()), as libdw
+ * would take them; libdw goes on from the first frame whose row or step
+ * is anything but plain.
  */
 #include <elf.h>
 #include <elfutils/libdw.h>
@@ -61,6 +65,7 @@
 #include "unwind-ahead.h"
 #include "unwind-arch.h"
 #include "unwind-arm64.h"
+#include "unwind-row.h"
 
 #define DEFAULT_MAX_STACK	127	/* perf's PERF_MAX_STACK_DEPTH */
 #define DEFAULT_MAX_CACHED	16
@@ -77,6 +82,7 @@ struct uw_mod {
 	struct pd_dso *dso;
 	uint64_t low, high;	/* addresses the module covers */
 	uint64_t bias;
+	uint64_t dw_bias;	/* libdw's, which its CFI lookups take off */
 	bool has_tables;	/* .eh_frame_hdr or .debug_frame */
 	uint64_t elf_base;	/* first PT_LOAD's page (elf_base_address()) */
 	const char *path;	/* the map's file name, interned */
@@ -104,6 +110,25 @@ struct uw_stray {
 	Dwarf_CFI *cfi;		/* its .eh_frame's, or NULL */
 };
 
+/*
+ * What map_bias() reads of a file, read once per file: reporting a file
+ * to each process's Dwfl mapped and unmapped it for that every time
+ * (and unmapping in a process with two threads interrupts the other).
+ */
+#define UW_MAX_LOADS	16
+
+struct uw_layout {
+	struct pd_dso *dso;
+	bool elf;		/* an ELF file, else map_bias() fails */
+	bool many;		/* more PT_LOADs: map_bias() of the file */
+	uint16_t machine, type;
+	uint8_t class;
+	unsigned int nr_loads;
+	struct {
+		uint64_t offset, filesz, vaddr;
+	} loads[UW_MAX_LOADS];
+};
+
 /* An architecture's registers and the ELF header libdw picks it by. */
 struct uw_arch {
 	const struct pd_unwind_arch *a;
@@ -111,17 +136,30 @@ struct uw_arch {
 	unsigned char ehdr[sizeof(Elf64_Ehdr)];
 };
 
-/* What a pc's call frame information says, found once (cfi_facts()). */
-struct uw_cfi_fact {
-	uint64_t addr;
-	uint8_t flags;		/* UW_CFI_* */
+/*
+ * The CFI rows of pcs (unwind-row.c), kept per space by pc and per file
+ * by file-relative pc: a file's rows are the same in every process that
+ * maps it, and most of the pcs of a new process's frames (gcc's cc1, run
+ * once per compilation) are ones that an earlier process had.
+ */
+#define UW_ROWS		2048
+#define UW_FILE_ROWS	16384
+
+/*
+ * Whether the code at a pc is a signal trampoline, read from the mapped
+ * files (is_sigreturn()) and kept per space while its maps and reported
+ * files stay as they were.
+ */
+struct uw_sig {
+	uint64_t pc;
+	uint32_t epoch;		/* the space's sigs_epoch when found */
+	uint8_t state;		/* UW_SIG_* */
 };
 
-#define UW_CFI_KNOWN	1
-#define UW_CFI_FDE	2	/* an FDE covers addr */
-#define UW_CFI_RA_UNDEF	4	/* ... and leaves the return address
-				 * undefined, or none does */
-#define UW_CFI_CACHE	1024	/* entries per space, direct mapped */
+#define UW_SIG_NO	1
+#define UW_SIG_YES	2
+#define UW_SIG_FAILED	3	/* a read failed: not one */
+#define UW_SIGS		1024
 
 struct uw_space {
 	struct pd_maps *maps;	/* a reference */
@@ -134,7 +172,10 @@ struct uw_space {
 	struct uw_ctx *cur;	/* the unwind under way */
 	/* by pc; emptied when a module is reported (it may change which
 	 * module holds a pc) */
-	struct uw_cfi_fact *cfi_cache;
+	struct pd_row_cache rows;
+	struct uw_sig *sigs;	/* UW_SIGS, valid in sigs_epoch, which */
+	uint32_t sigs_epoch;	/* moves with a reported file, and when */
+	uint64_t sigs_gen;	/* maps->gen moves from this */
 	/*
 	 * The last map looked up and the module found for it, while maps
 	 * and modules stay as they were: reads and frames come in runs
@@ -178,6 +219,23 @@ struct uw_ctx {
 	uint64_t first_regs[PD_UNWIND_MAX_DWARF_REGS];
 	uint64_t first_regs_set;
 	int pass_n;
+	/*
+	 * A pass stepped here (run_pass()) that libdw goes on with: the
+	 * frame's registers and the pc libdw looks it up at, given to it as
+	 * its first frame, which frame_cb() has seen already (skip_first).
+	 */
+	bool handover;
+	bool skip_first;
+	uint64_t ho_pc;
+	uint64_t ho_regs[PD_UNWIND_MAX_DWARF_REGS];
+	uint64_t ho_set;
+};
+
+/* A frame as frame_visit() sees it: libdw's, or one stepped here. */
+struct uw_frame {
+	Dwfl_Frame *state;	/* NULL: */
+	const uint64_t *regs;	/* DWARF numbers */
+	uint64_t set;		/* bit i: regs[i] known */
 };
 
 struct pd_unwinder {
@@ -201,6 +259,9 @@ struct pd_unwinder {
 	struct pd_unwind_ip *ips;	/* max_stack entries */
 	struct uw_space *spaces;
 	unsigned int nr_spaces;
+	struct pd_row_cache file_rows;	/* by file: UW_FILE_ROWS */
+	struct uw_layout *layouts;
+	size_t nr_layouts, cap_layouts;
 	uint64_t tick;
 	bool warned_arch, warned_abi, warned_regs, warned_stack;
 	bool warned_frame_reg;
@@ -327,7 +388,8 @@ static void space_clear(struct uw_space *sp)
 		dwfl_end(sp->dwfl);
 	pd__maps_put(sp->maps);
 	free(sp->mods);
-	free(sp->cfi_cache);
+	pd__row_cache_free(&sp->rows);
+	free(sp->sigs);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -351,6 +413,8 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 	free(u->spaces);
 	free(u->ips);
 	free(u->chain);
+	pd__row_cache_free(&u->file_rows);
+	free(u->layouts);
 	if (u->arch.elf)
 		elf_end(u->arch.elf);
 	if (u->arch32.elf)
@@ -501,48 +565,66 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
 	return true;
 }
 
-static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+/*
+ * The registers and pc a pass starts from: a handed over frame's, a
+ * guessed frame's, or the sample's. Only the registers the sample has:
+ * libdw fails a frame that needs another one, as libunwind's access_reg()
+ * does. False when the sample has no ip.
+ */
+static bool pass_start(struct uw_ctx *c, uint64_t *regs, uint64_t *set,
+		       uint64_t *pc)
 {
-	struct uw_space *sp = arg;
-	struct uw_ctx *c = sp->cur;
 	const struct pd_unwind_arch *a = c->a;
 	uint64_t val;
 	unsigned int i;
 
-	c->first_regs_set = 0;
-	/* a chain resumed after a guessed step: what the guess knows */
-	if (c->resume) {
-		for (i = 0; i < a->nr_dwarf; i++) {
-			Dwarf_Word w = c->g.new_regs[i];
-
-			if (!(c->g.new_regs_set & (1ULL << i)))
-				continue;
-			if (!dwfl_thread_state_registers(thread, (int)i, 1, &w))
-				return false;
-			c->first_regs[i] = w;
-			c->first_regs_set |= 1ULL << i;
-		}
-		dwfl_thread_state_register_pc(thread, c->resume_ret ?
-						  c->g.new_pc - 1 : c->g.new_pc);
+	*set = 0;
+	if (c->handover) {
+		memcpy(regs, c->ho_regs, sizeof(c->ho_regs));
+		*set = c->ho_set;
+		*pc = c->ho_pc;
 		return true;
 	}
-	/* only the registers the sample has: libdw fails a frame that
-	 * needs another one, as libunwind's access_reg() does */
+	c->first_regs_set = 0;
 	for (i = 0; i < a->nr_dwarf; i++) {
-		Dwarf_Word w;
-
-		if (a->perf_reg[i] < 0 ||
-		    pd__unwind_reg(&c->smp->user_regs, a->perf_reg[i], &val))
+		if (c->resume) {
+			if (!(c->g.new_regs_set & (1ULL << i)))
+				continue;
+			val = c->g.new_regs[i];
+		} else if (a->perf_reg[i] < 0 ||
+			   pd__unwind_reg(&c->smp->user_regs, a->perf_reg[i],
+					  &val)) {
 			continue;
-		w = val;
-		if (!dwfl_thread_state_registers(thread, (int)i, 1, &w))
-			return false;
-		c->first_regs[i] = w;
-		c->first_regs_set |= 1ULL << i;
+		}
+		regs[i] = val;
+		*set |= 1ULL << i;
+		c->first_regs[i] = val;
 	}
-	if (pd__unwind_reg(&c->smp->user_regs, a->perf_ip, &val))
+	c->first_regs_set = *set;
+	if (c->resume) {
+		*pc = c->resume_ret ? c->g.new_pc - 1 : c->g.new_pc;
+		return true;
+	}
+	return !pd__unwind_reg(&c->smp->user_regs, a->perf_ip, pc);
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct uw_space *sp = arg;
+	struct uw_ctx *c = sp->cur;
+	uint64_t regs[PD_UNWIND_MAX_DWARF_REGS], set, pc;
+	unsigned int i;
+
+	if (!pass_start(c, regs, &set, &pc))
 		return false;
-	dwfl_thread_state_register_pc(thread, val);
+	for (i = 0; i < c->a->nr_dwarf; i++) {
+		Dwarf_Word w = regs[i];
+
+		if ((set & (1ULL << i)) &&
+		    !dwfl_thread_state_registers(thread, (int)i, 1, &w))
+			return false;
+	}
+	dwfl_thread_state_register_pc(thread, pc);
 	return true;
 }
 
@@ -600,12 +682,71 @@ static bool file_has_section(const char *path, const char *name)
 	return ret;
 }
 
+/* What map_bias() needs of elf into *l; false for a file without it. */
+static bool read_layout(Elf *elf, struct uw_layout *l)
+{
+	GElf_Ehdr eh;
+	size_t i, phnum;
+
+	l->elf = false;
+	l->many = false;
+	l->nr_loads = 0;
+	if (!elf || !gelf_getehdr(elf, &eh))
+		return false;
+	l->machine = eh.e_machine;
+	l->class = eh.e_ident[EI_CLASS];
+	l->type = eh.e_type;
+	if (eh.e_type != ET_EXEC && elf_getphdrnum(elf, &phnum))
+		return false;
+	for (i = 0; eh.e_type != ET_EXEC && i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (l->nr_loads == UW_MAX_LOADS) {
+			l->many = true;
+			return false;
+		}
+		l->loads[l->nr_loads].offset = ph.p_offset;
+		l->loads[l->nr_loads].filesz = ph.p_filesz;
+		l->loads[l->nr_loads].vaddr = ph.p_vaddr;
+		l->nr_loads++;
+	}
+	l->elf = true;
+	return true;
+}
+
 /*
  * The load bias of the file mapped by map: the file offset pgoff lies in
  * one PT_LOAD, whose vaddr - offset says where the file's addresses are.
  * ET_EXEC files are at their own addresses. -1 (false) when no segment
  * holds pgoff or the file is for another machine.
  */
+static bool layout_bias(const struct pd_unwind_arch *a,
+			const struct uw_layout *l, const struct pd_map *map,
+			uint64_t *bias)
+{
+	unsigned int i;
+
+	if (!l->elf || l->machine != a->e_machine || l->class != a->elf_class)
+		return false;
+	if (l->type == ET_EXEC) {
+		*bias = 0;
+		return true;
+	}
+	for (i = 0; i < l->nr_loads; i++) {
+		uint64_t off = l->loads[i].offset & ~(uint64_t)0xfff;
+
+		if (map->pgoff < off ||
+		    map->pgoff >= l->loads[i].offset + l->loads[i].filesz)
+			continue;
+		*bias = map->start - map->pgoff -
+			(l->loads[i].vaddr - l->loads[i].offset);
+		return true;
+	}
+	return false;
+}
+
 static bool map_bias(const struct pd_unwind_arch *a, Elf *elf,
 		     const struct pd_map *map, uint64_t *bias)
 {
@@ -634,6 +775,62 @@ static bool map_bias(const struct pd_unwind_arch *a, Elf *elf,
 		return true;
 	}
 	return false;
+}
+
+/* dso's layout, read when first asked for; NULL without memory. */
+static const struct uw_layout *dso_layout(struct pd_unwinder *u,
+					  struct pd_dso *dso)
+{
+	struct uw_layout *l;
+	Elf *elf = NULL;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < u->nr_layouts; i++)
+		if (u->layouts[i].dso == dso)
+			return &u->layouts[i];
+	if (u->nr_layouts == u->cap_layouts) {
+		size_t cap = u->cap_layouts ? 2 * u->cap_layouts : 16;
+		struct uw_layout *v = realloc(u->layouts, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		u->layouts = v;
+		u->cap_layouts = cap;
+	}
+	l = &u->layouts[u->nr_layouts++];
+	l->dso = dso;
+	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	read_layout(elf, l);
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return l;
+}
+
+/* map_bias() of the file dso, from its layout when it has one */
+static bool dso_bias(struct pd_unwinder *u, const struct pd_unwind_arch *a,
+		     struct pd_dso *dso, const struct pd_map *map,
+		     uint64_t *bias)
+{
+	const struct uw_layout *l = dso_layout(u, dso);
+	bool ret = false;
+	Elf *elf;
+	int fd;
+
+	if (l && !l->many)
+		return layout_bias(a, l, map, bias);
+	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf)
+		ret = map_bias(a, elf, map, bias);
+	elf_end(elf);
+	close(fd);
+	return ret;
 }
 
 /* perf's elf_base_address(): the first PT_LOAD's vaddr, page aligned */
@@ -768,16 +965,11 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 		sp->mods = v;
 		sp->cap_mods = cap;
 	}
+	if (!dso_bias(u, c->a, dso, map, &bias))
+		return NULL;
 	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !map_bias(c->a, elf, map, &bias)) {
-		elf_end(elf);
-		close(fd);
-		return NULL;
-	}
-	elf_end(elf);
 	dwfl_report_begin_add(sp->dwfl);
 	/* libdwfl takes fd */
 	mod = dwfl_report_elf(sp->dwfl, map->name, dso->runtime, fd, bias, true);
@@ -795,6 +987,7 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 	m->low = low;
 	m->high = high;
 	elf = dwfl_module_getelf(mod, &low);
+	m->dw_bias = low;
 	if (elf) {
 		size_t size = 0;
 
@@ -818,8 +1011,8 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 		    min_u64(m->high, sp->mods[i].high))
 			sp->mods_overlap = true;
 	sp->nr_mods++;
-	if (sp->cfi_cache)
-		memset(sp->cfi_cache, 0, UW_CFI_CACHE * sizeof(*sp->cfi_cache));
+	pd__row_cache_clear(&sp->rows);
+	sp->sigs_epoch++;
 	if (addr < m->low || addr >= m->high || dwfl_addrmodule(sp->dwfl, addr) != mod)
 		return NULL;
 	return m;
@@ -927,6 +1120,62 @@ static bool is_sigreturn(struct uw_ctx *c, uint64_t pc)
 }
 
 /*
+ * Whether reads of [addr, addr + len) go to the mapped files whatever
+ * the sample's stack copy: below the stack pointer, or above what the
+ * copy and its slack (perf_access_mem()) can reach.
+ */
+static bool reads_files_only(const struct uw_ctx *c, uint64_t addr,
+			     uint64_t len)
+{
+	uint64_t top = c->stack_lo + STACK_SLACK;
+
+	if (addr + len < addr)
+		return false;
+	if (addr + len <= c->stack_lo)
+		return true;
+	return top > c->stack_lo && c->stack_hi <= top && addr >= top;
+}
+
+/*
+ * is_sigreturn() for a frame, from the space's cache when the answer
+ * cannot depend on the sample: its reads, their failure included
+ * (c->read_failed), are the same while maps and reported files are.
+ */
+static bool frame_is_sigreturn(struct uw_ctx *c, uint64_t pc)
+{
+	struct uw_space *sp = c->sp;
+	struct uw_sig *e;
+	bool failed = c->read_failed, ret;
+
+	if (!reads_files_only(c, pc, 16))
+		return is_sigreturn(c, pc);
+	if (!sp->sigs) {
+		sp->sigs = calloc(UW_SIGS, sizeof(*sp->sigs));
+		if (!sp->sigs)
+			return is_sigreturn(c, pc);
+		sp->sigs_gen = sp->maps->gen;
+	}
+	if (sp->sigs_gen != sp->maps->gen) {
+		sp->sigs_epoch++;
+		sp->sigs_gen = sp->maps->gen;
+	}
+	e = &sp->sigs[((pc * 0x9e3779b97f4a7c15ULL) >> 32) % UW_SIGS];
+	if (e->state && e->pc == pc && e->epoch == sp->sigs_epoch) {
+		if (e->state == UW_SIG_FAILED)
+			c->read_failed = true;
+		return e->state == UW_SIG_YES;
+	}
+	c->read_failed = false;
+	ret = is_sigreturn(c, pc);
+	/* the answer as the files now reported give it */
+	e->pc = pc;
+	e->epoch = sp->sigs_epoch;
+	e->state = c->read_failed ? UW_SIG_FAILED : ret ? UW_SIG_YES : UW_SIG_NO;
+	c->read_failed = c->read_failed || failed;
+	return ret;
+}
+
+/*
  * Whether perf's libunwind finds the unwind table entries of module m.
  * read_unwind_spec_eh_frame() takes the file's load address to be the
  * lowest start of any map of the same file in the process, less
@@ -972,58 +1221,72 @@ static Dwarf_Frame *cfi_frame(struct uw_space *sp, uint64_t addr)
 }
 
 /*
+ * The CFI row at addr as libdw finds it (the module it has there), from
+ * the space's cache, the file's, or libdw (then kept in both); in *tmp
+ * when there is no memory for them.
+ */
+static const struct pd_row *space_row(struct pd_unwinder *u,
+				      struct uw_space *sp, uint64_t addr,
+				      struct pd_row *tmp)
+{
+	const struct pd_unwind_arch *a = sp->arch->a;
+	struct pd_row *row = pd__row_slot(&sp->rows, UW_ROWS, NULL, addr);
+	struct pd_row *fr = NULL;
+	Dwfl_Module *mod;
+	Dwarf_Frame *frame;
+	struct uw_mod *m;
+	uint64_t rel = 0;
+
+	if (row && row->state != PD_ROW_EMPTY && row->addr == addr)
+		return row;
+	if (!row)
+		row = tmp;
+	mod = dwfl_addrmodule(sp->dwfl, addr);
+	m = mod ? mod_of(sp, mod) : NULL;
+	if (m && m->dso) {
+		rel = addr - m->dw_bias;
+		fr = pd__row_slot(&u->file_rows, UW_FILE_ROWS, m->dso, rel);
+		if (fr && fr->state != PD_ROW_EMPTY && fr->file == m->dso &&
+		    fr->addr == rel) {
+			*row = *fr;
+			goto out;
+		}
+	}
+	frame = cfi_frame(sp, addr);
+	pd__row_parse(frame, a->cfi_rows ? a->nr_dwarf : 0, a->dwarf_ra, row);
+	free(frame);
+	if (fr) {
+		*fr = *row;
+		fr->file = m->dso;
+		fr->addr = rel;
+	}
+out:
+	row->file = NULL;
+	row->addr = addr;
+	return row;
+}
+
+/*
  * Whether an FDE covers addr, and whether the frame at addr ends the
  * chain by its tables: its return address column says "undefined"
  * (glibc's _start, clone3) or there is no FDE. libdw also ends a chain
  * at a return address that reads as 0; libunwind does not, it gives that
  * frame (printed as ffffffffffffffff) and stops after it. Both are asked
- * of every frame and libdw decodes the FDE again to step: the answers are
- * kept per pc.
+ * of every frame: the answers come with the rows.
  */
-static uint8_t cfi_facts(struct uw_space *sp, const struct pd_unwind_arch *a,
-			 uint64_t addr)
+static bool has_fde(struct pd_unwinder *u, struct uw_space *sp, uint64_t addr)
 {
-	struct uw_cfi_fact *e = NULL;
-	Dwarf_Frame *frame;
-	Dwarf_Op ops_mem[3], *ops = NULL;
-	size_t nops = 1;
-	uint8_t flags = UW_CFI_KNOWN;
+	struct pd_row tmp;
 
-	if (!sp->cfi_cache)
-		sp->cfi_cache = calloc(UW_CFI_CACHE, sizeof(*sp->cfi_cache));
-	if (sp->cfi_cache) {
-		e = &sp->cfi_cache[((addr * 0x9e3779b97f4a7c15ULL) >> 32) %
-				   UW_CFI_CACHE];
-		if (e->flags && e->addr == addr)
-			return e->flags;
-	}
-	frame = cfi_frame(sp, addr);
-	if (!frame) {
-		flags |= UW_CFI_RA_UNDEF;
-	} else {
-		flags |= UW_CFI_FDE;
-		if (!dwarf_frame_register(frame, a->dwarf_ra, ops_mem, &ops, &nops) &&
-		    !nops && ops == ops_mem)
-			flags |= UW_CFI_RA_UNDEF;
-		free(frame);
-	}
-	if (e) {
-		e->addr = addr;
-		e->flags = flags;
-	}
-	return flags;
+	return space_row(u, sp, addr, &tmp)->fde;
 }
 
-static bool has_fde(struct uw_space *sp, const struct pd_unwind_arch *a,
-		    uint64_t addr)
-{
-	return cfi_facts(sp, a, addr) & UW_CFI_FDE;
-}
-
-static bool ra_undefined(struct uw_space *sp, const struct pd_unwind_arch *a,
+static bool ra_undefined(struct pd_unwinder *u, struct uw_space *sp,
 			 uint64_t addr)
 {
-	return cfi_facts(sp, a, addr) & UW_CFI_RA_UNDEF;
+	struct pd_row tmp;
+
+	return space_row(u, sp, addr, &tmp)->ra_undef;
 }
 
 static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
@@ -1051,7 +1314,7 @@ bool pd__unwinder_warned_frame_reg(const struct pd_unwinder *u)
  * frame then has none, and libunwind's guess cannot step from it: the
  * chain ends there, where perf's goes on (said once).
  */
-static void frame_regs(struct uw_ctx *c, Dwfl_Frame *state)
+static void frame_regs(struct uw_ctx *c, const struct uw_frame *f)
 {
 	unsigned int i;
 
@@ -1059,12 +1322,18 @@ static void frame_regs(struct uw_ctx *c, Dwfl_Frame *state)
 	for (i = 0; i < c->a->nr_dwarf; i++) {
 		Dwarf_Word w;
 
-		if (!dwfl_frame_reg(state, i, &w)) {
+		if (!f->state) {
+			if (f->set & (1ULL << i)) {
+				c->g.regs[i] = f->regs[i];
+				c->g.regs_set |= 1ULL << i;
+			}
+		} else if (!dwfl_frame_reg(f->state, i, &w)) {
 			c->g.regs[i] = w;
 			c->g.regs_set |= 1ULL << i;
 		}
 	}
 #else
+	(void)f;
 	if (c->pass_n == 1) {
 		for (i = 0; i < c->a->nr_dwarf; i++)
 			c->g.regs[i] = c->first_regs[i];
@@ -1076,7 +1345,8 @@ static void frame_regs(struct uw_ctx *c, Dwfl_Frame *state)
 }
 
 /* libunwind's step without tables, from the frame at pc */
-static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+static void guess_step(struct uw_ctx *c, const struct uw_frame *f,
+		       uint64_t pc)
 {
 	const struct pd_unwind_arch *a = c->a;
 
@@ -1087,20 +1357,21 @@ static void guess_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
 	c->g.read = guess_read;
 	c->g.ctx = c;
 	c->g.first = c->n == 1;
-	frame_regs(c, state);
+	frame_regs(c, f);
 	c->guessed = a->guess(&c->g);
 	c->resume_ret = c->g.new_pc_is_return;
 	c->resume_exact = c->g.new_pc_exact;
 }
 
 /* libunwind's step from a signal trampoline's frame at pc (arch->sigframe) */
-static void sigframe_step(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+static void sigframe_step(struct uw_ctx *c, const struct uw_frame *f,
+			  uint64_t pc)
 {
 	memset(&c->g, 0, sizeof(c->g));
 	c->g.pc = pc;
 	c->g.read = guess_read;
 	c->g.ctx = c;
-	frame_regs(c, state);
+	frame_regs(c, f);
 	c->guessed = c->a->sigframe(&c->g);
 	c->resume_ret = false;
 	c->resume_exact = c->g.new_pc_exact;
@@ -1135,12 +1406,13 @@ static uint64_t strip_pac(struct uw_ctx *c, uint64_t pc)
  * the same frame, its registers as libdw has them, at the address
  * stripped (libdw cannot be told a frame's pc).
  */
-static int resume_stripped(struct uw_ctx *c, Dwfl_Frame *state, uint64_t pc)
+static int resume_stripped(struct uw_ctx *c, const struct uw_frame *f,
+			   uint64_t pc)
 {
 	unsigned int i;
 
 	memset(&c->g, 0, sizeof(c->g));
-	frame_regs(c, state);
+	frame_regs(c, f);
 	for (i = 0; i < c->a->nr_dwarf; i++)
 		c->g.new_regs[i] = c->g.regs[i];
 	c->g.new_regs_set = c->g.regs_set;
@@ -1180,22 +1452,23 @@ static void no_tables(struct uw_ctx *c, uint64_t addr, const struct uw_mod *m)
 		c->stop = PD_UNWIND_STOP_NO_CFI;	/* unreadable, other machine */
 }
 
-static int frame_cb(Dwfl_Frame *state, void *arg)
+/*
+ * One frame of a pass at pc (as libdw has it): into c->ips, and whether
+ * the pass may step from it (DWARF_CB_OK) or ends here.
+ */
+static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
+		       uint64_t pc)
 {
-	struct uw_ctx *c = arg;
 	struct pd_unwind_ip *ip;
 	struct uw_mod *m;
-	Dwarf_Addr pc;
 	uint64_t at;
 	bool sig;
 
-	if (!dwfl_frame_pc(state, &pc, NULL))
-		return DWARF_CB_ABORT;
 	c->pass_n++;
 	if (c->pass_n == 1 && c->resume_ret)
 		pc++;	/* given to libdw as pc - 1 */
 	else if (c->pass_n > 1 && strip_pac(c, pc) != pc)
-		return resume_stripped(c, state, strip_pac(c, pc));
+		return resume_stripped(c, f, strip_pac(c, pc));
 	ip = &c->ips[c->n];
 	ip->pc = pc;
 	/*
@@ -1204,7 +1477,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * from a signal context: the one the signal interrupted, an exact
 	 * pc; the trampoline itself is decremented like a return address.
 	 */
-	sig = is_sigreturn(c, pc);
+	sig = frame_is_sigreturn(c, pc);
 	ip->activation = c->n == 0 || (c->a->sigframe ? sig : c->after_sigreturn);
 	c->after_sigreturn = sig;
 	c->n++;
@@ -1213,7 +1486,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	}
 	if (sig && c->a->sigframe) {
-		sigframe_step(c, state, pc);
+		sigframe_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
 	/* where libunwind looks the frame's tables up (as libdw does) */
@@ -1229,7 +1502,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		 * the link register, then steps: not reproduced
 		 */
 		if (c->a->guess_any_failure && c->stop != PD_UNWIND_STOP_NO_MAP)
-			guess_step(c, state, pc);
+			guess_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
 	c->read_failed = false;
@@ -1240,11 +1513,97 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	 * guesses the caller from the frame pointer, and so do we, then
 	 * resume with libdw from the guessed frame.
 	 */
-	if (!perf_finds_tables(c->sp, m) || !has_fde(c->sp, c->a, at)) {
-		guess_step(c, state, pc);
+	if (!perf_finds_tables(c->sp, m) || !has_fde(c->u, c->sp, at)) {
+		guess_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
 	return DWARF_CB_OK;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct uw_ctx *c = arg;
+	struct uw_frame f = { .state = state };
+	Dwarf_Addr pc;
+
+	/* a handed over pass starts at a frame run_pass() has seen */
+	if (c->skip_first) {
+		c->skip_first = false;
+		return DWARF_CB_OK;
+	}
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	return frame_visit(c, &f, pc);
+}
+
+/*
+ * One pass of libdw's unwinding (what dwfl_getthread_frames() returns),
+ * its steps taken here by the CFI rows libdw gives (unwind-row.c) while
+ * they are plain; at the first step they cannot take, libdw goes on from
+ * that frame as if it had stepped to it.
+ */
+static int run_pass(struct uw_ctx *c)
+{
+	uint64_t regs[2][PD_UNWIND_MAX_DWARF_REGS] = { { 0 } };
+	uint64_t set, pc, at;
+	bool initial = true, signal = false;
+	struct pd_row_mem mem = {
+		.data = c->smp->user_stack.data,
+		.lo = c->stack_lo,
+		.hi = c->stack_hi,
+		.read = guess_read,
+		.ctx = c,
+	};
+	unsigned int cur = 0;
+	int ret;
+
+	if (!c->a->cfi_rows)
+		return dwfl_getthread_frames(c->sp->dwfl, UW_TID, frame_cb, c);
+	if (!pass_start(c, regs[0], &set, &pc))
+		return -1;
+	for (;;) {
+		struct uw_frame f = { .regs = regs[cur], .set = set };
+		const struct pd_row *row;
+		struct pd_row tmp;
+		enum pd_row_step step;
+		uint64_t new_set;
+
+		ret = frame_visit(c, &f, pc);
+		if (ret != DWARF_CB_OK)
+			return ret;
+		/* libdw's lookup: a caller's pc less one */
+		at = initial || signal ? pc : pc - 1;
+		row = space_row(c->u, c->sp, at, &tmp);
+		if (row->state != PD_ROW_PLAIN)
+			break;
+		/*
+		 * The step's reads may report a file, which marks the
+		 * space's rows empty but leaves their rules: row stays good
+		 */
+		signal = row->signal;
+		step = pd__row_step(row, regs[cur], set, &mem, regs[!cur],
+				    &new_set, &pc);
+		if (step == PD_ROW_END)
+			return 0;
+		if (step != PD_ROW_CALLER) {
+			c->read_failed = false;
+			c->read_beyond = false;
+			break;
+		}
+		cur = !cur;
+		set = new_set;
+		initial = false;
+	}
+	/* libdw steps from this frame */
+	memcpy(c->ho_regs, regs[cur], sizeof(c->ho_regs));
+	c->ho_set = set;
+	c->ho_pc = at;
+	c->handover = true;
+	c->skip_first = true;
+	ret = dwfl_getthread_frames(c->sp->dwfl, UW_TID, frame_cb, c);
+	c->handover = false;
+	c->skip_first = false;
+	return ret;
 }
 
 /*
@@ -1383,8 +1742,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		for (;;) {
 			c.guessed = false;
 			c.pass_n = 0;
-			ret = dwfl_getthread_frames(c.sp->dwfl, UW_TID,
-						    frame_cb, &c);
+			ret = run_pass(&c);
 			if (!c.guessed || c.n >= c.max)
 				break;
 			/*
@@ -1404,7 +1762,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		c.sp->cur = NULL;
 		/* libdw also ends a chain where a read failed: not a 0 */
 		if (!ret && c.n && c.n < c.max && !c.read_failed &&
-		    !ra_undefined(c.sp, a, ips[c.n - 1].activation ?
+		    !ra_undefined(u, c.sp, ips[c.n - 1].activation ?
 					   ips[c.n - 1].pc : ips[c.n - 1].pc - 1)) {
 			ips[c.n].pc = 0;
 			ips[c.n].activation = false;

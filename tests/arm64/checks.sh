@@ -144,6 +144,24 @@ arm64_blocks() {
 		END { if (b != "") print b }'
 }
 
+# arm64_same WANT GOT: how many lines of WANT GOT has at the same place
+arm64_same() {
+	paste -d '\n' "$1" "$2" |
+		awk 'NR % 2 { w = $0; next } $0 == w { s++ } END { print s + 0 }'
+}
+
+# arm64_blocks_check WANT GOT WHAT: WANT and GOT, samples as arm64_blocks
+# prints them, are the same and not empty: WHAT are the arm64 perf's
+arm64_blocks_check() {
+	_n=$(wc -l <"$1")
+	if [ "$_n" -gt 0 ] && cmp -s "$1" "$2"; then
+		ok "$3 are the arm64 perf's, all $_n samples frame for frame"
+	else
+		not_ok "$3 are the arm64 perf's ($(arm64_same "$1" "$2") of $_n samples agree)"
+		diff "$1" "$2" | head -6 | sed 's/^/# /'
+	fi
+}
+
 # arm64_guest_folded DIR X: the guest perf's perf script of X.data
 # folded: by stackcollapse-perf.pl when PD_STACKCOLLAPSE names it, else
 # as it folded it when the recordings were made (X.folded), else (a
@@ -178,16 +196,8 @@ arm64_checks() {
 			2>/dev/null </dev/null | frame_addrs_as_perf >"$tmp/unw.script"
 		arm64_cat "$_d/dwarf.script-ip" | frame_addrs_as_perf | arm64_blocks >"$tmp/want.b"
 		arm64_blocks <"$tmp/unw.script" >"$tmp/got.b"
-		_n=$(wc -l <"$tmp/want.b")
-		_same=$(paste -d '\n' "$tmp/want.b" "$tmp/got.b" |
-			awk 'NR % 2 { w = $0; next } $0 == w { s++ } END { print s + 0 }')
-		echo "# dwarf.data: pd-unwind equals the guest perf on $_same of $_n samples"
-		if [ "$_n" -gt 0 ] && cmp -s "$tmp/want.b" "$tmp/got.b"; then
-			ok "dwarf.data: pd-unwind's callchains are the arm64 perf's, all $_n samples frame for frame"
-		else
-			not_ok "dwarf.data: pd-unwind's callchains are the arm64 perf's ($_same of $_n samples agree)"
-			diff "$tmp/want.b" "$tmp/got.b" | head -6 | sed 's/^/# /'
-		fi
+		echo "# dwarf.data: pd-unwind equals the guest perf on $(arm64_same "$tmp/want.b" "$tmp/got.b") of $(wc -l <"$tmp/want.b") samples"
+		arm64_blocks_check "$tmp/want.b" "$tmp/got.b" "dwarf.data: pd-unwind's callchains"
 	else
 		not_ok "dwarf.data: pd-unwind failed: $(head -1 "$tmp/unw.err")"
 	fi
