@@ -72,6 +72,24 @@ prefix_blocks() {
 	}' "$1" "$2"
 }
 
+# chains_check OLD-ELFUTILS-WHAT WHAT: pd-fold's $tmp/got is perf's
+# $tmp/want byte for byte (WHAT); where $tmp/err says elfutils is older
+# than 0.188, each sample of it is perf's or a beginning of perf's
+# (OLD-ELFUTILS-WHAT): a library built with an elfutils without
+# dwfl_frame_reg() (Debian 11's 0.183) cannot take libunwind's guessed
+# step after a chain's first frame, so its chains may end early, but
+# never differ otherwise
+chains_check() {
+	if grep -q 'elfutils older than 0.188' "$tmp/err"; then
+		set -- "$1" "$2" $(prefix_blocks "$tmp/want" "$tmp/got")
+		check "$1 ($3 samples, $4 whole, $5 cut short)" \
+			test "$3" -gt 0 -a "$6" -eq 0
+	else
+		check "$2" cmp -s "$tmp/want" "$tmp/got"
+	fi
+	diff "$tmp/want" "$tmp/got" | head -6
+}
+
 same_folds() { # FILE NAME
 	perf script -i "$(perf_readable "$1")" 2>/dev/null </dev/null >"$tmp/ps"
 	for opts in "" "--pid" "--tid" "--addrs" "--all" "--pid --all --addrs"; do
@@ -127,19 +145,8 @@ elif perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
 		callchain_blocks | frame_addrs_as_perf "$tmp/offpage" | addr_dso >"$tmp/want"
 	"$FOLD" --script --no-inline "$tmp/fresh.data" 2>"$tmp/err" |
 		frame_addrs_as_perf "$tmp/offpage" | addr_dso >"$tmp/got"
-	if grep -q 'elfutils older than 0.188' "$tmp/err"; then
-		# a library built with an elfutils without dwfl_frame_reg()
-		# (Debian 11's 0.183) says it cannot take libunwind's guessed
-		# step after a chain's first frame: its chains may end early,
-		# but never differ otherwise
-		set -- $(prefix_blocks "$tmp/want" "$tmp/got")
-		check "fresh sh/ls/threads/inl recording, elfutils before 0.188: every chain is perf's or a beginning of it, address and DSO ($1 samples, $2 whole, $3 cut short)" \
-			test "$1" -gt 0 -a "$4" -eq 0
-	else
-		check "fresh sh/ls/threads/inl recording: the frames perf script --no-inline prints, address and DSO ($(grep -c '^$' "$tmp/want") samples, $(wc -l <"$tmp/want") lines)" \
-			cmp -s "$tmp/want" "$tmp/got"
-	fi
-	diff "$tmp/want" "$tmp/got" | head -6
+	chains_check "fresh sh/ls/threads/inl recording, elfutils before 0.188: every chain is perf's or a beginning of it, address and DSO" \
+		"fresh sh/ls/threads/inl recording: the frames perf script --no-inline prints, address and DSO ($(grep -c '^$' "$tmp/want") samples, $(wc -l <"$tmp/want") lines)"
 	# and everything perf script prints by default: symbols of system
 	# libraries and their inlined frames (addr2line's names), signal
 	# trampolines, frames through the vdso
@@ -147,15 +154,8 @@ elif perf record -q --no-buildid-cache --call-graph dwarf,2048 -e cpu-clock \
 		callchain_blocks | frame_addrs_as_perf "$tmp/offpage" >"$tmp/want"
 	"$FOLD" -q --script "$tmp/fresh.data" 2>/dev/null |
 		frame_addrs_as_perf "$tmp/offpage" >"$tmp/got"
-	if grep -q 'elfutils older than 0.188' "$tmp/err"; then
-		set -- $(prefix_blocks "$tmp/want" "$tmp/got")
-		check "fresh recording, elfutils before 0.188: perf script's text or a beginning of each sample's, inlined frames included ($1 samples, $2 whole, $3 cut short)" \
-			test "$1" -gt 0 -a "$4" -eq 0
-	else
-		check "fresh recording: perf script's text byte for byte, inlined frames included ($(wc -l <"$tmp/want") lines)" \
-			cmp -s "$tmp/want" "$tmp/got"
-	fi
-	diff "$tmp/want" "$tmp/got" | head -6
+	chains_check "fresh recording, elfutils before 0.188: perf script's text or a beginning of each sample's, inlined frames included" \
+		"fresh recording: perf script's text byte for byte, inlined frames included ($(wc -l <"$tmp/want") lines)"
 	"$FOLD" -q --script --jobs=2 "$tmp/fresh.data" 2>/dev/null |
 		frame_addrs_as_perf "$tmp/offpage" >"$tmp/got2"
 	check "fresh recording, --jobs=2 ($(($(stat -c %s "$tmp/fresh.data") / 65536 + 1)) stretches of 64 KiB): what pd-fold prints with one thread" \
@@ -180,15 +180,8 @@ elif perf record -q --no-buildid-cache --call-graph dwarf,4096 -e cpu-clock \
 		callchain_blocks | frame_addrs_as_perf >"$tmp/want"
 	"$FOLD" --script --no-inline --jobs=1 "$tmp/same-pc.data" 2>"$tmp/err" |
 		frame_addrs_as_perf >"$tmp/got"
-	if grep -q 'elfutils older than 0.188' "$tmp/err"; then
-		set -- $(prefix_blocks "$tmp/want" "$tmp/got")
-		check "burn/burn-nofp recording, elfutils before 0.188: every chain is perf's or a beginning of it ($1 samples, $2 whole, $3 cut short)" \
-			test "$1" -gt 0 -a "$4" -eq 0
-	else
-		check "burn/burn-nofp recording (same pcs, other CFI, 4 processes): perf script --no-inline's frames ($(grep -c '^$' "$tmp/want") samples)" \
-			cmp -s "$tmp/want" "$tmp/got"
-	fi
-	diff "$tmp/want" "$tmp/got" | head -6
+	chains_check "burn/burn-nofp recording, elfutils before 0.188: every chain is perf's or a beginning of it" \
+		"burn/burn-nofp recording (same pcs, other CFI, 4 processes): perf script --no-inline's frames ($(grep -c '^$' "$tmp/want") samples)"
 	"$FOLD" --script --no-inline --jobs=2 "$tmp/same-pc.data" 2>/dev/null |
 		frame_addrs_as_perf >"$tmp/got2"
 	check "burn/burn-nofp recording, --jobs=2: what pd-fold prints with one thread" \
