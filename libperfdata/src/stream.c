@@ -320,6 +320,32 @@ static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
 	return 1;
 }
 
+/* A copy of the record at p (size bytes) and where it came from, to
+ * read again later: NULL when out of memory. */
+static struct pd_queued *queued_copy(const uint8_t *p, uint32_t size,
+				     const struct pd_raw_src *src)
+{
+	struct pd_queued *q = malloc(sizeof(*q) + size);
+
+	if (!q)
+		return NULL;
+	q->next = NULL;
+	q->offset = src->offset;
+	q->inner_offset = src->inner_offset;
+	q->flags = src->flags;
+	q->size = size;
+	memcpy(q->data, p, size);
+	return q;
+}
+
+/* where a queued record came from, for its delivery */
+static void src_of(struct pd_raw_src *src, const struct pd_queued *q)
+{
+	src->offset = q->offset;
+	src->inner_offset = q->inner_offset;
+	src->flags = q->flags;
+}
+
 /* r->cur into r->rec, where it stays when the input moves */
 static void hold_record(struct pd_reader *r)
 {
@@ -337,15 +363,10 @@ static void hold_record(struct pd_reader *r)
 static int hold(struct pd_reader *r, const uint8_t *p, uint32_t size,
 		const struct pd_raw_src *src)
 {
-	struct pd_queued *q = malloc(sizeof(*q) + size);
+	struct pd_queued *q = queued_copy(p, size, src);
 
 	if (!q)
 		return -ENOMEM;
-	q->offset = src->offset;
-	q->inner_offset = src->inner_offset;
-	q->flags = src->flags;
-	q->size = size;
-	memcpy(q->data, p, size);
 	r->held = q;
 	return PD__AHEAD_STOP;
 }
@@ -365,9 +386,7 @@ static int read_raw(struct pd_reader *r, struct pd_raw_src *src)
 			struct pd_queued *q = r->held;
 
 			r->held = NULL;
-			src->offset = q->offset;
-			src->inner_offset = q->inner_offset;
-			src->flags = q->flags;
+			src_of(src, q);
 			ret = take_record(r, q->data, pd_get32(q->data, r->swap),
 					  q->size, src);
 			free(q);
@@ -504,17 +523,11 @@ static int deliver_at(struct pd_reader *r, const uint8_t *rec,
 
 static int queue_current(struct pd_reader *r, const struct pd_raw_src *src)
 {
-	uint32_t size = pd_get16(r->cur + 6, false);
-	struct pd_queued *q = malloc(sizeof(*q) + size);
+	struct pd_queued *q = queued_copy(r->cur, pd_get16(r->cur + 6, false),
+					  src);
 
 	if (!q)
 		return -ENOMEM;
-	q->next = NULL;
-	q->offset = src->offset;
-	q->inner_offset = src->inner_offset;
-	q->flags = src->flags;
-	q->size = size;
-	memcpy(q->data, r->cur, size);
 	if (r->queue_tail)
 		r->queue_tail->next = q;
 	else
@@ -559,9 +572,7 @@ int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
 			r->queue_head = q->next;
 			if (!r->queue_head)
 				r->queue_tail = NULL;
-			src->offset = q->offset;
-			src->inner_offset = q->inner_offset;
-			src->flags = q->flags;
+			src_of(src, q);
 			memcpy(r->rec, q->data, q->size);
 			r->cur = r->rec;
 			free(q);
@@ -572,9 +583,7 @@ int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
 			const struct pd_queued *oq = pd__order_pop(r);
 
 			if (oq) {
-				src->offset = oq->offset;
-				src->inner_offset = oq->inner_offset;
-				src->flags = oq->flags;
+				src_of(src, oq);
 				*rec = oq->data;
 				return 1;
 			}
