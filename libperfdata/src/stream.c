@@ -246,8 +246,9 @@ static int load_aux(struct pd_reader *r, uint64_t off, uint64_t asize)
 /*
  * Take the record at p (file order, size bytes, complete) into r->rec in
  * host order, and act on it; r->cur is the record taken, which for a
- * sample read from the file in host order is p itself (hold_record()). Returns 1 if it is to be delivered, 0 if it
- * was consumed (compressed), <0 on error.
+ * sample read from the file in host order is p itself (hold_record()).
+ * Returns 1 if it is to be delivered, 0 if it was consumed (compressed),
+ * <0 on error.
  */
 static int take_record(struct pd_reader *r, const uint8_t *p, uint32_t type,
 		       uint32_t size, const struct pd_raw_src *src)
