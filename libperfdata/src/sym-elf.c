@@ -752,7 +752,7 @@ int sym_elf__load(struct pd_dso *d)
 			goto out;
 		sym_vec__sort(&sv);
 	}
-	ret = sym_dso__set_symbols(d, &sv);
+	ret = sym_dso__take_symbols(d, &sv);
 	d->loaded = d->nr_syms > 0;
 out:
 	sym_vec__release(&sv);

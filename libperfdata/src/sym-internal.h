@@ -228,6 +228,11 @@ int sym_dso__link_trees(struct pd_dso *d, const struct sym_vec *sv,
 			int32_t *roots);
 /* sv sorted by start (and sequence); its tree, if any, stays the caller's. */
 int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
+/*
+ * The same, d keeping sv's array instead of a copy (sv then empty); sv is
+ * still the caller's to release, as after a failure.
+ */
+int sym_dso__take_symbols(struct pd_dso *d, struct sym_vec *sv);
 /* symfs + path into buf (perf's __symbol__join_symfs). */
 void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
 		    const char *path);

@@ -334,7 +334,7 @@ static int load(struct pd_dso *d, const char *path, bool copy)
 	sym_vec__sort(&sv);
 	sym_vec__fixup_end(&sv, true);
 	sym_vec__fixup_duplicate(&sv);
-	ret = sym_dso__set_symbols(d, &sv);
+	ret = sym_dso__take_symbols(d, &sv);
 	d->loaded = d->nr_syms > 0;
 	if (!ret) {
 		d->symsrc = strdup(path);
