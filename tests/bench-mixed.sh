@@ -12,8 +12,15 @@
 #   (d) pd-fold FILE (inline frames) vs pd-fold as it was at
 #       $PD_BENCH_BASELINE (built from git into $B/bench/baseline),
 #       on the DWARF profile                                   (goal 2x)
-# Each side: best wall time of $PD_BENCH_MIXED_RUNS runs (default 3), its
-# CPU time and peak RSS (of the largest process of a pipeline). The
+# The two sides run in turns: $PD_BENCH_MIXED_RUNS rounds (default 3) of
+# one run of the slower side and as many of the faster as fit in that
+# time (at most 10), so that both meet the same moments of a shared host;
+# a 60 ms run falls wholly inside one of its hiccups, a 2 s run averages
+# them, so the short side needs the more runs for its best to be its own
+# time (as hyperfine runs short commands more often). Each side: its best
+# wall time, less the harness's own (date and GNU time starting, 2-3 ms
+# here, measured the same way on true), its CPU time and peak RSS (of
+# the largest process of a pipeline). The
 # outputs must be identical ((c): perf script prints the same stacks for
 # pd-unwind's output as for its own unwinding), else the bench fails.
 # stackcollapse-perf.pl is $PD_STACKCOLLAPSE, else the one on PATH.
@@ -59,25 +66,51 @@ elif git -C "$top" rev-parse -q --verify "$base_rev^{commit}" >/dev/null 2>&1; t
 	fi
 fi
 
-# measure OUT CMD...: the best wall time of $runs runs; prints "seconds
-# peak-RSS-KiB cpu-seconds" of that run, its output in OUT
-measure() {
+# timed OUT CMD...: one run, its output in OUT; prints "seconds
+# peak-RSS-KiB cpu-seconds", the wall time less $overhead
+overhead=0
+timed() {
 	_o=$1; shift
-	_best=
-	_i=0
-	while [ $_i -lt "$runs" ]; do
-		# wall time to the millisecond (GNU time's %e has 10 ms steps,
-		# a tenth of pd-fold's time here)
-		_t0=$(date +%s%N)
-		/usr/bin/time -f '%M %U %S' -o "$dir/time" "$@" >"$_o" 2>/dev/null </dev/null || true
-		_t1=$(date +%s%N)
-		_r=$(awk -v ns=$((_t1 - _t0)) '{ printf "%.3f %s %.2f", ns / 1e9, $1, $2 + $3 }' "$dir/time")
-		if [ -z "$_best" ] || awk -v a="${_r%% *}" -v b="${_best%% *}" 'BEGIN { exit !(a < b) }'; then
-			_best=$_r
-		fi
-		_i=$((_i + 1))
+	# wall time to the millisecond (GNU time's %e has 10 ms steps, a
+	# tenth of pd-fold's time here)
+	_t0=$(date +%s%N)
+	/usr/bin/time -f '%M %U %S' -o "$dir/time" "$@" >"$_o" 2>/dev/null </dev/null || true
+	_t1=$(date +%s%N)
+	awk -v ns=$((_t1 - _t0)) -v o="$overhead" '{
+		w = ns / 1e9 - o
+		printf "%.4f %s %.2f\n", (w > 0 ? w : 0), $1, $2 + $3
+	}' "$dir/time"
+}
+# better A B: the one of two timed results with the shorter wall time
+better() {
+	if [ -z "$1" ] || awk -v a="${2%% *}" -v b="${1%% *}" 'BEGIN { exit !(a < b) }'; then
+		echo "$2"
+	else
+		echo "$1"
+	fi
+}
+# pair OUT-A OUT-B: $cmd_a and $cmd_b (command lines for eval) in turns,
+# as the comment at the top says; pa and pb get each one's best
+pair() {
+	pa= pb=
+	_round=0
+	while [ $_round -lt "$runs" ]; do
+		_x=$(eval "timed \"\$1\" $cmd_a"); pa=$(better "$pa" "$_x")
+		_y=$(eval "timed \"\$2\" $cmd_b"); pb=$(better "$pb" "$_y")
+		_k=$(awk -v a="${_x%% *}" -v b="${_y%% *}" 'BEGIN {
+			k = a > b ? (b > 0 ? int(a / b) : 10) : (a > 0 ? int(b / a) : 10)
+			print (k > 10 ? 10 : k)
+		}')
+		while [ "$_k" -gt 1 ]; do
+			if awk -v a="${_x%% *}" -v b="${_y%% *}" 'BEGIN { exit !(a < b) }'; then
+				_x=$(eval "timed \"\$1\" $cmd_a"); pa=$(better "$pa" "$_x")
+			else
+				_y=$(eval "timed \"\$2\" $cmd_b"); pb=$(better "$pb" "$_y")
+			fi
+			_k=$((_k - 1))
+		done
+		_round=$((_round + 1))
 	done
-	echo "$_best"
 }
 samples() {
 	perf report --stats -i "$1" 2>/dev/null </dev/null |
@@ -109,15 +142,21 @@ same() { # A B: "identical" or, loudly, "DIFFERENT"
 }
 
 for f in "$fp" "$dw"; do cat "$f" >/dev/null; done
-echo "mixed workload (gcc, python3, perl, xz): $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); perf $(perf --version | awk '{ print $3 }'); best of $runs"
+_i=0 _o=
+while [ $_i -lt 10 ]; do _o=$(better "$_o" "$(timed /dev/null true)"); _i=$((_i + 1)); done
+overhead=${_o%% *}
+echo "mixed workload (gcc, python3, perl, xz): $(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1); perf $(perf --version | awk '{ print $3 }'); best of each side's runs in $runs rounds, less the harness's $(awk -v o="$overhead" 'BEGIN { printf "%.1f", o * 1000 }') ms"
 describe "$fp" "  frame pointers (-g -F 2999)"
 describe "$dw" "  DWARF (--call-graph dwarf)"
 
 # (a)
 if part a; then
-set -- $(measure "$dir/mx-a.pd" "$B/bin/pd-fold" -q "$fp"); a_t=$1 a_c=$3
+cmd_a='"$B/bin/pd-fold" -q "$fp"'
+cmd_b='sh -c '\''perf script -i "$1" 2>/dev/null | perl "$2"'\'' - "$fp" "$sc"'
+pair "$dir/mx-a.pd" "$dir/mx-a.pl"
+set -- $pa; a_t=$1 a_c=$3
 side "pd-fold FILE" "$@"
-set -- $(measure "$dir/mx-a.pl" sh -c 'perf script -i "$1" 2>/dev/null | perl "$2"' - "$fp" "$sc")
+set -- $pb
 side "perf script | stackcollapse-perf.pl" "$@"
 s=$(same "$dir/mx-a.pl" "$dir/mx-a.pd"); case $s in DIFF*) failed=1 ;; esac
 verdict "(a) pd-fold vs perf script | stackcollapse-perf.pl, frame pointers" "$a_t" "$1" 25 "$s" "$a_c" "$3"
@@ -125,9 +164,12 @@ fi
 
 # (b)
 if part b; then
-set -- $(measure "$dir/mx-b.pd" "$B/bin/pd-fold" -q --no-inline "$dw"); b_t=$1 b_c=$3
+cmd_a='"$B/bin/pd-fold" -q --no-inline "$dw"'
+cmd_b='sh -c '\''perf script --no-inline -i "$1" 2>/dev/null | perl "$2"'\'' - "$dw" "$sc"'
+pair "$dir/mx-b.pd" "$dir/mx-b.pl"
+set -- $pa; b_t=$1 b_c=$3
 side "pd-fold --no-inline FILE" "$@"
-set -- $(measure "$dir/mx-b.pl" sh -c 'perf script --no-inline -i "$1" 2>/dev/null | perl "$2"' - "$dw" "$sc")
+set -- $pb
 side "perf script --no-inline | stackcollapse-perf.pl" "$@"
 s=$(same "$dir/mx-b.pl" "$dir/mx-b.pd"); case $s in DIFF*) failed=1 ;; esac
 verdict "(b) pd-fold --no-inline vs perf script --no-inline | stackcollapse-perf.pl, DWARF" "$b_t" "$1" 5 "$s" "$b_c" "$3"
@@ -138,9 +180,12 @@ fi
 # as "ffffffffffffffff [unknown]" and no callchain can carry (pd-unwind(1))
 out=$dir/mx-unwound.data
 if part c; then
-set -- $(measure /dev/null "$B/bin/pd-unwind" -q "$dw" -o "$out"); c_t=$1 c_c=$3
+cmd_a='"$B/bin/pd-unwind" -q "$dw" -o "$out"'
+cmd_b='perf script --no-inline -i "$dw"'
+pair /dev/null /dev/null
+set -- $pa; c_t=$1 c_c=$3
 side "pd-unwind FILE -o OUT" "$@"
-set -- $(measure /dev/null perf script --no-inline -i "$dw")
+set -- $pb
 side "perf script --no-inline (perf's own unwinding)" "$@"
 p_t=$1 p_c=$3
 perf script -F comm,tid,ip,sym --no-inline -i "$dw" 2>/dev/null </dev/null |
@@ -155,9 +200,12 @@ fi
 if ! part d; then
 	:
 elif [ -n "$base_fold" ]; then
-	set -- $(measure "$dir/mx-d.pd" "$B/bin/pd-fold" -q "$dw"); d_t=$1 d_c=$3
+	cmd_a='"$B/bin/pd-fold" -q "$dw"'
+	cmd_b='"$base_fold" -q "$dw"'
+	pair "$dir/mx-d.pd" "$dir/mx-d.base"
+	set -- $pa; d_t=$1 d_c=$3
 	side "pd-fold FILE (inline frames)" "$@"
-	set -- $(measure "$dir/mx-d.base" "$base_fold" -q "$dw")
+	set -- $pb
 	side "pd-fold FILE of $base_rev" "$@"
 	s=$(same "$dir/mx-d.base" "$dir/mx-d.pd"); case $s in DIFF*) failed=1 ;; esac
 	verdict "(d) pd-fold with inline frames vs pd-fold of $base_rev, DWARF" "$d_t" "$1" 2 "$s" "$d_c" "$3"
