@@ -24,6 +24,7 @@
 #include "feat-swap.h"
 #include "internal.h"
 #include "sample-encode.h"
+#include "stat-cpu.h"
 
 #define ID_BITS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | \
 		 PD_SAMPLE_STREAM_ID | PD_SAMPLE_CPU | PD_SAMPLE_IDENTIFIER)
@@ -65,6 +66,8 @@ struct conv {
 	size_t errlen;
 	struct pd_unwind_rewriter *uw;	/* the unwind shim's */
 	bool own_uw;
+	struct stat_cpus stat_cpus;	/* the stat-cpu shim's maps */
+	int stat_cpu_numbers;		/* the input's form: stat-cpu.h */
 };
 
 static int fail(struct conv *c, int err, const char *fmt, ...) PD_PRINTF(3, 4);
@@ -115,6 +118,22 @@ static bool input_uses_compressed2(const struct pd_features *f)
 	if (sscanf(f->version, "%u.%u", &maj, &min) != 2)
 		return false;
 	return maj > 6 || (maj == 6 && min >= 15);
+}
+
+/*
+ * Does the input's perf write STAT records' cpu as the CPU's number?
+ * From 5.17 (builtin-stat.c, evsel__write_stat_event():
+ * perf_cpu_map__cpu() of the position, "perf evsel: Pass cpu not cpu
+ * map index to synthesize"); before, the position. -1: no VERSION.
+ */
+static int input_stat_cpu_numbers(const struct pd_features *f)
+{
+	unsigned int maj = 0, min = 0;
+
+	if (!f || !pd_features__has(f, PD_FEAT_VERSION) || !f->version ||
+	    sscanf(f->version, "%u.%u", &maj, &min) != 2)
+		return -1;
+	return maj > 5 || (maj == 5 && min >= 17);
 }
 
 static uint32_t max_attr_size(const struct conv *c)
@@ -204,6 +223,21 @@ static void choose_shims(struct conv *c)
 			s |= 1ULL << PD_SHIM_CPU_MAP_RANGE;
 		if (t->version < PD_PERF_VERSION(6, 0))
 			s |= 1ULL << PD_SHIM_FEATURE_LAYOUT;
+		/* perf stat record's files (the STAT feature) */
+		c->stat_cpu_numbers = input_stat_cpu_numbers(f);
+		if (f && pd_features__has(f, PD_FEAT_STAT))
+			s |= 1ULL << PD_SHIM_STAT_CPU;
+		/*
+		 * evsel.c of 4.18 gives clock events no unit or scale and
+		 * builtin-stat.c nsec_printout() divides their count by
+		 * NSEC_PER_MSEC: a scale of 1e-6 read from EVENT_UPDATE is
+		 * applied on top (perf 4.18 showed 0.000101 msec for 100.96;
+		 * RHEL 8's and RHEL 7's perf, with the unit in evsel.c, read
+		 * it right).
+		 */
+		if (f && pd_features__has(f, PD_FEAT_STAT) &&
+		    t->version < PD_PERF_VERSION(4, 19))
+			s |= 1ULL << PD_SHIM_CLOCK_UNIT;
 		/* a perf without zstd drops compressed records silently */
 		if (!pd_perf_target__knows_record(t, PD_RECORD_COMPRESSED) ||
 		    (t->flags & PD_TGT_NO_ZSTD))
@@ -966,6 +1000,42 @@ static size_t shim_cpu_map(struct conv *c, const struct pd_cpu_map *m,
 	return end;
 }
 
+/* An EVENT_UPDATE giving a cpu-clock or task-clock its unit or scale? */
+static bool clock_unit(const struct conv *c, const struct pd_event *ev)
+{
+	const struct pd_evsel *e;
+
+	if (ev->type != PD_RECORD_EVENT_UPDATE ||
+	    (ev->u.event_update.type != 0 && ev->u.event_update.type != 1))
+		return false;
+	e = pd_reader__evsel_by_id(c->r, ev->u.event_update.id);
+	return e && e->attr.type == PD_TYPE_SOFTWARE &&
+	       (e->attr.config == PD_SW_CPU_CLOCK ||
+		e->attr.config == PD_SW_TASK_CLOCK);
+}
+
+/* A STAT record's cpu (offset 16) in the form the target reads. */
+static int shim_stat_cpu(struct conv *c, const struct pd_event *ev,
+			 uint8_t *rec)
+{
+	uint32_t cpu;
+
+	if (ev->type != PD_RECORD_STAT) {
+		if (stat_cpus__note(&c->stat_cpus, ev))
+			return fail(c, -ENOMEM, "%s: out of memory",
+				    pd_reader__name(c->r));
+		return 0;
+	}
+	cpu = ev->u.stat.cpu;
+	if (stat_cpus__convert(&c->stat_cpus, ev->u.stat.id,
+			       c->stat_cpu_numbers,
+			       c->t->flags & PD_TGT_STAT_CPU_NUMBER, &cpu)) {
+		memcpy(rec + 16, &cpu, 4);
+		c->rep->changed[PD_SHIM_STAT_CPU]++;
+	}
+	return 0;
+}
+
 static int convert_sample(struct conv *c, const struct pd_event *ev)
 {
 	const struct out_evsel *oe = out_evsel(c, ev->evsel);
@@ -1125,6 +1195,10 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 		drop(c, ev, PD_SHIM_DROP_RECORDS);
 		return 0;
 	}
+	if (on(c, PD_SHIM_CLOCK_UNIT) && clock_unit(c, ev)) {
+		c->rep->dropped[PD_SHIM_CLOCK_UNIT]++;
+		return 0;
+	}
 	if (ev->type == PD_RECORD_READ && oe && oe->rewrite_read)
 		return convert_read(c, ev, oe);
 	memcpy(rec, ev->raw, size);
@@ -1143,6 +1217,11 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 			 ev->u.event_update.cpus.encoding == 2)
 			body = size = shim_cpu_map(c, &ev->u.event_update.cpus,
 						   rec, 24);
+	}
+	if (on(c, PD_SHIM_STAT_CPU) && c->t) {
+		err = shim_stat_cpu(c, ev, rec);
+		if (err)
+			return err;
 	}
 	if (oe && oe->rewrite_trailer && ev->type < PD_RECORD_USER_MIN)
 		size = append_trailer(c, ev, oe, rec, body);
@@ -1332,6 +1411,7 @@ PD_EXPORT int pd_convert(struct pd_reader *r, const char *out,
 out:
 	if (c->own_uw)
 		pd_unwind_rewriter__free(c->uw);
+	stat_cpus__free(&c->stat_cpus);
 	pd_writer__free(c->w);
 	for (i = 0; i < c->nr_bids; i++)
 		free(c->bids[i].filename);

@@ -45,9 +45,10 @@
 #include "internal.h"
 #include "probe.h"
 
-/* Bump when the probes or the cache format change: old entries are
- * then probed again. */
-#define PROBE_FORMAT	2
+/* Bump when the probes, the cache format or the flags a probed perf
+ * takes from its nearest target change: old entries are then probed
+ * again (3: PD_TGT_STAT_CPU_NUMBER). */
+#define PROBE_FORMAT	3
 
 /* attr flag bits 0..n-1 (n < 64) */
 #define ATTR_FLAG_BITS(n)	((1ULL << (n)) - 1)

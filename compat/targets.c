@@ -579,10 +579,15 @@ static const struct pd_perf_target t_6_1 = {
 	.last_feature = 32,
 	/*
 	 * lib/perf cpumap.c (v6.1-rc7): RANGE_CPUS; session.c: ID_INDEX
-	 * entries with machine_pid/vcpu; plus the 5.14 flags
+	 * entries with machine_pid/vcpu; stat.c: a STAT record's cpu looked
+	 * up in the event's CPU map (perf_cpu_map__idx(), "Invalid CPU %d
+	 * for event %s" when absent: run here on a per-task stat file of
+	 * perf 4.18, whose cpu 0 is the position in { -1 }); plus the 5.14
+	 * flags
 	 */
 	.flags = PD_TGT_BUILD_ID_SIZE | PD_TGT_MMAP2_BUILD_ID |
 		 PD_TGT_KERNEL_MMAP2 | PD_TGT_CPU_MAP_RANGE |
+		 PD_TGT_STAT_CPU_NUMBER |
 		 PD_TGT_TIME_CONV_EXT |
 		 PD_TGT_ID_INDEX_EXT | PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
@@ -618,7 +623,7 @@ static const struct pd_perf_target t_6_6 = {
 	 */
 	.flags = PD_TGT_PIPE_ATTR_BY_SIZE | PD_TGT_BUILD_ID_SIZE |
 		 PD_TGT_MMAP2_BUILD_ID | PD_TGT_KERNEL_MMAP2 |
-		 PD_TGT_CPU_MAP_RANGE |
+		 PD_TGT_CPU_MAP_RANGE | PD_TGT_STAT_CPU_NUMBER |
 		 PD_TGT_TIME_CONV_EXT | PD_TGT_ID_INDEX_EXT |
 		 PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
@@ -657,7 +662,7 @@ static const struct pd_perf_target t_6_8 = {
 	 * feature ID"; plus the 6.1 flags */
 	.flags = PD_TGT_PIPE_ATTR_BY_SIZE | PD_TGT_BUILD_ID_SIZE |
 		 PD_TGT_MMAP2_BUILD_ID | PD_TGT_KERNEL_MMAP2 |
-		 PD_TGT_CPU_MAP_RANGE |
+		 PD_TGT_CPU_MAP_RANGE | PD_TGT_STAT_CPU_NUMBER |
 		 PD_TGT_TIME_CONV_EXT | PD_TGT_ID_INDEX_EXT |
 		 PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,
@@ -701,7 +706,7 @@ static const struct pd_perf_target t_6_16 = {
 	 */
 	.flags = PD_TGT_PIPE_ATTR_BY_SIZE | PD_TGT_BUILD_ID_SIZE |
 		 PD_TGT_MMAP2_BUILD_ID | PD_TGT_KERNEL_MMAP2 |
-		 PD_TGT_CPU_MAP_RANGE |
+		 PD_TGT_CPU_MAP_RANGE | PD_TGT_STAT_CPU_NUMBER |
 		 PD_TGT_SKIPS_UNKNOWN_USER | PD_TGT_TIME_CONV_EXT |
 		 PD_TGT_ID_INDEX_EXT | PD_TGT_PIPE_FEATURE_ID_FATAL,
 	.fails_on_attr = FAIL_ATTR,

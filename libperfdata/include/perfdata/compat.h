@@ -71,6 +71,11 @@ enum pd_target_flag {
 	 * report warns "Kernel address maps ... were restricted".
 	 */
 	PD_TGT_KERNEL_MMAP2		= 1U << 13,
+	/*
+	 * A STAT record's cpu is the CPU's number (5.19+), not its position
+	 * in the event's CPU map (util/stat.c, perf_event__process_stat_event())
+	 */
+	PD_TGT_STAT_CPU_NUMBER		= 1U << 14,
 };
 
 struct pd_perf_target {
@@ -257,6 +262,8 @@ enum pd_shim {
 	PD_SHIM_ATTR_BITS,	/* "attr-bits" */
 	PD_SHIM_BUILD_ID_PID,	/* "build-id-pid" */
 	PD_SHIM_KERNEL_MMAP2,	/* "kernel-mmap2" */
+	PD_SHIM_STAT_CPU,	/* "stat-cpu" */
+	PD_SHIM_CLOCK_UNIT,	/* "clock-unit" */
 	PD_SHIM__MAX,
 };
 
