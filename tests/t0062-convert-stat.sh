@@ -11,8 +11,12 @@
 #   ns->ms conversion (0.000101 msec for 100.96); RHEL 8 keeps them;
 # - a file with positions (perf 4.18's layout, here made by converting
 #   for 4.18) is refused by perf 6.1 ("Invalid CPU 0 for event") and
-#   reads right after --target-perf=6.1, its counts those of the original.
+#   reads right after --target-perf=6.1, its counts those of the original;
+# - tests/tools/check-target finds the STAT cpu rule kept for each target,
+#   and broken with --no-shim=stat-cpu (no perf needed).
 . "$(dirname "$0")/lib.sh"
+
+CK=$PD_BIN/../tests/tools/check-target
 
 conv() { "$PD_BIN/pd-convert" -q "$@"; }
 # STAT records' cpu fields as perf prints them with -D
@@ -25,6 +29,18 @@ tclock() { perf stat report -i "$1" 2>&1 >/dev/null </dev/null |
 	awk '$2 == "msec" && $3 == "task-clock" { print $1; exit }'; }
 
 S=$TD/stat.data
+for t in 3.10 4.18 rhel7 rhel8 5.14 6.1 newest; do
+	"$PD_BIN/pd-convert" -q --target-perf=$t "$S" -o "$tmp/ck.data"
+	check "check-target $t: the converted stat file keeps the rules" \
+		"$CK" $t "$tmp/ck.data"
+done
+for t in 4.18 rhel8; do
+	"$PD_BIN/pd-convert" -q --no-shim=stat-cpu --target-perf=$t "$S" -o "$tmp/ck.data"
+	"$CK" $t "$tmp/ck.data" >"$tmp/ck.out"
+	check "check-target $t without the shim: $(head -1 "$tmp/ck.out")" \
+		grep -q 'STAT cpu -1 is not a position' "$tmp/ck.out"
+done
+
 if ! have_perf; then
 	skip "perf not installed (apt-get install linux-perf): stat conversion checks not run"
 	echo "1..$tap_n"

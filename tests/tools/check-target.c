@@ -11,16 +11,47 @@
  * kernel MMAP2s only for readers that know them; no attr flag, read_format, branch filter,
  * aux_action or reserved bit it does not know; BUILD_ID entries of host
  * DSOs under the host's pid (-1); no compressed records for a perf built
- * without zstd. TARGET is anything --target-perf takes.
+ * without zstd; STAT records' cpu a position in the CPU map for readers
+ * before 5.19, a CPU of the map from 5.19 (events with a CPU map of their
+ * own are not checked). TARGET is anything --target-perf takes.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <perfdata/compat.h>
 #include <perfdata/features.h>
 #include <perfdata/reader.h>
 
 static int bad;
+
+/* the CPU_MAP record's CPUs, and the ids of events with a map of their own */
+static int32_t map[4096];
+static uint32_t map_nr;
+static uint64_t own_ids[64];
+static size_t nr_own;
+
+static void check_stat(const struct pd_perf_target *t, const struct pd_event *ev)
+{
+	int32_t v = (int32_t)ev->u.stat.cpu;
+	uint32_t i;
+	size_t k;
+
+	for (k = 0; k < nr_own; k++)
+		if (own_ids[k] == ev->u.stat.id)
+			return;
+	if (t->flags & PD_TGT_STAT_CPU_NUMBER) {
+		for (i = 0; i < map_nr; i++)
+			if (map[i] == v)
+				return;
+	} else if (v >= 0 && (uint32_t)v < map_nr) {
+		return;
+	}
+	printf("offset 0x%llx: STAT cpu %d is not a %s of the CPU map\n",
+	       (unsigned long long)ev->offset, v,
+	       t->flags & PD_TGT_STAT_CPU_NUMBER ? "CPU" : "position");
+	bad++;
+}
 
 #define VIOLATION(...) do { printf(__VA_ARGS__); putchar('\n'); bad++; } while (0)
 
@@ -122,6 +153,17 @@ int main(int argc, char **argv)
 		    !(t->flags & PD_TGT_CPU_MAP_RANGE))
 			VIOLATION("offset 0x%llx: CPU map in RANGE form",
 				  (unsigned long long)ev->offset);
+		if (ev->type == PD_RECORD_CPU_MAP && ev->u.cpu_map.cpus &&
+		    ev->u.cpu_map.nr <= 4096) {
+			map_nr = ev->u.cpu_map.nr;
+			memcpy(map, ev->u.cpu_map.cpus, map_nr * sizeof(*map));
+		}
+		if (ev->type == PD_RECORD_EVENT_UPDATE &&
+		    ev->u.event_update.type == 3 && nr_own < 64)
+			own_ids[nr_own++] = ev->u.event_update.id;
+		if (ev->type == PD_RECORD_STAT &&
+		    pd_perf_target__knows_record(t, ev->type))
+			check_stat(t, ev);
 		if (bad > 20)
 			break;
 	}
