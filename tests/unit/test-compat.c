@@ -294,7 +294,7 @@ static int put_mmap2(struct pd_writer *w, const struct pd_attr *a,
 		     uint16_t cpumode, int32_t pid, uint64_t start,
 		     uint8_t id, const char *name)
 {
-	uint8_t b[8 + 64 + 32] = { 0 };
+	uint8_t b[8 + 64 + 64] = { 0 };	/* a name of up to 63 bytes */
 	uint32_t type = PD_RECORD_MMAP2, p = (uint32_t)pid;
 	uint16_t misc = cpumode | PD_MISC_MMAP_BUILD_ID, size = sizeof(b);
 	uint64_t len = 0x100000;
@@ -313,8 +313,9 @@ static int put_mmap2(struct pd_writer *w, const struct pd_attr *a,
 	return pd_writer__write(w, b, a);
 }
 
-/* Converted for target: the records' types in order, the BUILD_ID
- * table's names; -1 if the conversion failed. */
+/* Converted for target: the records' types in order, the names of the
+ * BUILD_ID table's kernel entries (","-separated); -1 if the conversion
+ * failed. */
 static int convert_mmaps(const char *in, const char *target, uint64_t shims_remove,
 			 uint32_t *types, const char **kernel_bid_name)
 {
@@ -329,7 +330,7 @@ static int convert_mmaps(const char *in, const char *target, uint64_t shims_remo
 	struct pd_reader *r;
 	int fd = mkstemp(out), n = 0;
 	size_t i;
-	static char name[64];
+	static char name[256];
 
 	if (fd < 0)
 		return -1;
@@ -345,11 +346,15 @@ static int convert_mmaps(const char *in, const char *target, uint64_t shims_remo
 	while (r && pd_reader__next(r, &ev) > 0 && n < 8)
 		types[n++] = ev->type;
 	*kernel_bid_name = NULL;
+	name[0] = '\0';
 	f = r ? pd_reader__features(r) : NULL;
 	for (i = 0; f && i < f->build_ids.nr; i++)
 		if ((f->build_ids.ids[i].misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL &&
 		    f->build_ids.ids[i].filename) {
-			snprintf(name, sizeof(name), "%s", f->build_ids.ids[i].filename);
+			size_t l = strlen(name);
+
+			snprintf(name + l, sizeof(name) - l, "%s%s", l ? "," : "",
+				 f->build_ids.ids[i].filename);
 			*kernel_bid_name = name;
 		}
 	pd_reader__close(r);
@@ -358,11 +363,15 @@ static int convert_mmaps(const char *in, const char *target, uint64_t shims_remo
 }
 
 /*
- * kernel-mmap2: perf 7.x's kernel map is an MMAP2, which perf before
- * 5.11 does not take for the kernel map; it becomes an MMAP for those
- * (its build id in the BUILD_ID table, under the kernel DSO's name),
- * user-space MMAP2s stay MMAP2s for any target that reads them.
+ * kernel-mmap2: perf 7.x's kernel map is an MMAP2, and so are the
+ * modules' with --buildid-mmap (5.12+), which perf before 5.11 takes
+ * for no map; they become MMAPs for those (their build ids in the
+ * BUILD_ID table, the kernel's under the kernel DSO's name, a module's
+ * under its map's), user-space MMAP2s stay MMAP2s for any target that
+ * reads them.
  */
+#define KMOD	"/lib/modules/6.1.0-pd/kernel/fs/ext4/ext4.ko"
+
 static void check_kernel_mmap2(void)
 {
 	char in[] = "/tmp/test-compat-in.XXXXXX";
@@ -387,28 +396,32 @@ static void check_kernel_mmap2(void)
 	ok = w && !pd_writer__add_evsel(w, &a, PD_ATTR_SIZE_VER5, &id, 1) &&
 	     !put_mmap2(w, &a, PD_MISC_KERNEL, -1, 0xffffffff81000000ULL, 0xaa,
 			"[kernel.kallsyms]_text") &&
+	     !put_mmap2(w, &a, PD_MISC_KERNEL, -1, 0xffffffffc0000000ULL, 0xcc, KMOD) &&
 	     !put_mmap2(w, &a, PD_MISC_USER, 42, 0x400000, 0xbb, "/bin/burn") &&
 	     !pd_writer__finish(w);
 	pd_writer__free(w);
 	CHECK(ok, "kernel-mmap2: the input is written");
 
 	n = convert_mmaps(in, "5.10", 0, types, &kname);
-	CHECK(n == 2 && types[0] == PD_RECORD_MMAP && types[1] == PD_RECORD_MMAP2,
-	      "kernel-mmap2 for 5.10: the kernel's MMAP2 an MMAP, burn's kept (%d: %u %u)",
-	      n, types[0], types[1]);
-	CHECK(kname && !strcmp(kname, "[kernel.kallsyms]"),
-	      "kernel-mmap2 for 5.10: the kernel's build id under [kernel.kallsyms] (%s)",
+	CHECK(n == 3 && types[0] == PD_RECORD_MMAP && types[1] == PD_RECORD_MMAP &&
+	      types[2] == PD_RECORD_MMAP2,
+	      "kernel-mmap2 for 5.10: the kernel's and the module's MMAP2 MMAPs, burn's kept (%d: %u %u %u)",
+	      n, types[0], types[1], types[2]);
+	CHECK(kname && !strcmp(kname, "[kernel.kallsyms]," KMOD),
+	      "kernel-mmap2 for 5.10: the kernel's build id under [kernel.kallsyms], the module's under its path (%s)",
 	      kname ? kname : "none");
 	n = convert_mmaps(in, "5.10", 1ULL << PD_SHIM_KERNEL_MMAP2, types, &kname);
-	CHECK(n == 2 && types[0] == PD_RECORD_MMAP2,
-	      "--no-shim=kernel-mmap2: the kernel's MMAP2 kept");
+	CHECK(n == 3 && types[0] == PD_RECORD_MMAP2 && types[1] == PD_RECORD_MMAP2,
+	      "--no-shim=kernel-mmap2: the kernel's and the module's MMAP2 kept");
 	n = convert_mmaps(in, "6.1", 0, types, &kname);
-	CHECK(n == 2 && types[0] == PD_RECORD_MMAP2 && types[1] == PD_RECORD_MMAP2,
-	      "kernel-mmap2 for 6.1: off, both MMAP2s kept");
+	CHECK(n == 3 && types[0] == PD_RECORD_MMAP2 && types[1] == PD_RECORD_MMAP2 &&
+	      types[2] == PD_RECORD_MMAP2,
+	      "kernel-mmap2 for 6.1: off, the MMAP2s kept");
 	n = convert_mmaps(in, "3.10", 0, types, &kname);
-	CHECK(n == 2 && types[0] == PD_RECORD_MMAP && types[1] == PD_RECORD_MMAP &&
-	      kname && !strcmp(kname, "[kernel.kallsyms]"),
-	      "3.10 (no MMAP2 at all): both MMAPs, the build ids kept in the table");
+	CHECK(n == 3 && types[0] == PD_RECORD_MMAP && types[1] == PD_RECORD_MMAP &&
+	      types[2] == PD_RECORD_MMAP &&
+	      kname && !strcmp(kname, "[kernel.kallsyms]," KMOD),
+	      "3.10 (no MMAP2 at all): all MMAPs, the build ids kept in the table");
 	unlink(in);
 }
 
