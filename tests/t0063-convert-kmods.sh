@@ -70,9 +70,13 @@ conv --target-perf=6.1 "$tmp/k.data" -o "$tmp/k.6.1.data"
 n=$("$PD_BIN/pd-info" --dump "$tmp/k.6.1.data" | grep -c 'PERF_RECORD_MMAP2(misc 0x4001) -1/0')
 check "for 6.1: the 4 MMAP2s kept with their build ids ($n)" [ "$n" = 4 ]
 
-# ---- perf 6.1 ----
+# ---- the perf on PATH (6.1 here; Debian 11's 5.10 in t-bullseye-build,
+# which reads the conversions only: the originals are what it fails on,
+# checked below) ----
 if have_perf; then
-	for f in k.data k.5.10.data kb.data kb.5.10.data; do
+	files="k.data k.5.10.data kb.data kb.5.10.data"
+	perf_older_than 5.11 && files="k.5.10.data kb.5.10.data"
+	for f in $files; do
 		perf report -f --stdio -n --sort dso,sym --kallsyms "$tmp/k.kallsyms" \
 			-i "$tmp/$f" >"$tmp/rep" 2>"$tmp/err" </dev/null
 		attributed "$tmp/rep" >"$tmp/got"
