@@ -47,6 +47,35 @@ perf_older_than() {
 		{ [ "${_v%%.*}" -eq "${1%%.*}" ] && [ "${_v#*.}" -lt "${1#*.}" ]; }
 }
 
+# Debian 11's perf_5.10, in the bullseye chroot make distro-check keeps
+# (tests/distro/): bullseye_perf_why prints why it cannot run here
+# (nothing when it can); bullseye_dir NAME makes a scratch directory in
+# the chroot, $bd here and $in the same seen from inside, removed on exit;
+# p510 ARG... runs perf_5.10 there with this machine's /proc (perf script
+# reads its own maps), in a mount namespace of its own: the chroot, which
+# others use, stays as it is. PERF_CONFIG is $in/perfconfig when the test
+# writes one.
+BULL=${PD_BULLSEYE_ROOT:-/var/cache/perfdata-distro/bullseye-build}
+bullseye_perf_why() {
+	if [ ! -x "$BULL/usr/bin/perf_5.10" ]; then
+		echo "no Debian 11 chroot with perf_5.10 at $BULL (make distro-check makes one)"
+	elif [ "$(id -u)" -ne 0 ] ||
+	     ! unshare -m chroot "$BULL" perf_5.10 version >/dev/null 2>&1; then
+		echo "cannot run perf_5.10 in $BULL (needs root, chroot and unshare)"
+	fi
+}
+bullseye_dir() {
+	bd=$(mktemp -d "$BULL/tmp/$1.XXXXXX")
+	trap 'rm -rf "$tmp" "$bd"' EXIT
+	in=/tmp/${bd##*/}
+}
+p510() {
+	_cfg=
+	[ -f "$bd/perfconfig" ] && _cfg=PERF_CONFIG=$in/perfconfig
+	unshare -m sh -c 'mount --bind /proc "$0/proc" && exec chroot "$0" "$@"' \
+		"$BULL" env -i PATH=/usr/bin:/bin HOME=/root $_cfg perf_5.10 "$@"
+}
+
 # perf_target: the pd-convert --target-perf for the perf compared with:
 # its version, or the newest upstream target before it.
 perf_target() {

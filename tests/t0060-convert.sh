@@ -550,23 +550,11 @@ fi
 
 # ---- Debian 11's perf 5.10, in a bullseye chroot ----
 # (tests/distro/ makes it: debootstrap --variant=minbase --include=linux-perf)
-BULL=${PD_BULLSEYE_ROOT:-/var/cache/perfdata-distro/bullseye-build}
-if [ ! -x "$BULL/usr/bin/perf_5.10" ]; then
-	skip "no Debian 11 chroot with perf_5.10 at $BULL (make distro-check makes one): perf 5.10 checks not run"
-elif [ "$(id -u)" -ne 0 ] || ! unshare -m chroot "$BULL" perf_5.10 version >/dev/null 2>&1; then
-	skip "cannot run perf_5.10 in $BULL (needs root, chroot and unshare): perf 5.10 checks not run"
+why=$(bullseye_perf_why)
+if [ -n "$why" ]; then
+	skip "$why: perf 5.10 checks not run"
 else
-	bd=$(mktemp -d "$BULL/tmp/t0060.XXXXXX")
-	trap 'rm -rf "$tmp" "$bd"' EXIT
-	in=/tmp/${bd##*/}	# the same directory, inside the chroot
-	# perf 5.10 in the chroot, with this machine's /proc (perf script
-	# reads its own maps) mounted in a mount namespace of its own:
-	# the chroot, which others use, stays as it is
-	p510() {
-		unshare -m sh -c 'mount --bind /proc "$0/proc" && exec chroot "$0" "$@"' \
-			"$BULL" env -i PATH=/usr/bin:/bin HOME=/root \
-			PERF_CONFIG=$in/perfconfig perf_5.10 "$@"
-	}
+	bullseye_dir t0060
 	# the testdata binaries and kernels' kallsyms, in a build-id cache
 	mkdir -p "$bd/cache"
 	[ -n "${PERF_BUILDID_DIR:-}" ] && cp -a "$PERF_BUILDID_DIR/." "$bd/cache/"

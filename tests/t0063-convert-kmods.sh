@@ -89,26 +89,13 @@ else
 fi
 
 # ---- Debian 11's perf 5.10, in a bullseye chroot ----
-BULL=${PD_BULLSEYE_ROOT:-/var/cache/perfdata-distro/bullseye-build}
-if [ ! -x "$BULL/usr/bin/perf_5.10" ]; then
-	skip "no Debian 11 chroot with perf_5.10 at $BULL (make distro-check makes one): perf 5.10 checks not run"
+why=$(bullseye_perf_why)
+if [ -n "$why" ]; then
+	skip "$why: perf 5.10 checks not run"
 	echo "1..$tap_n"
 	exit 0
 fi
-if [ "$(id -u)" -ne 0 ] || ! unshare -m chroot "$BULL" perf_5.10 version >/dev/null 2>&1; then
-	skip "cannot run perf_5.10 in $BULL (needs root, chroot and unshare): perf 5.10 checks not run"
-	echo "1..$tap_n"
-	exit 0
-fi
-bd=$(mktemp -d "$BULL/tmp/t0063.XXXXXX")
-trap 'rm -rf "$tmp" "$bd"' EXIT
-in=/tmp/${bd##*/}	# the same directory, inside the chroot
-# perf 5.10 in the chroot with this machine's /proc, in a mount
-# namespace of its own (the chroot, which others use, stays as it is)
-p510() {
-	unshare -m sh -c 'mount --bind /proc "$0/proc" && exec chroot "$0" "$@"' \
-		"$BULL" env -i PATH=/usr/bin:/bin HOME=/root perf_5.10 "$@"
-}
+bullseye_dir t0063
 cp "$tmp/k.kallsyms" "$bd/"
 # p510_report WHAT FILE [PIPE]: perf 5.10's report of FILE ("-": PIPE
 # on standard input) into $tmp/rep, its stderr into $tmp/err
