@@ -160,6 +160,31 @@ static uint64_t dwarf_regs_mask(void)
 #endif
 }
 
+/*
+ * A reader without PERF_SAMPLE_IDENTIFIER (perf 3.10) finds the event of a
+ * record by its ID, at a place that depends on the sample_type: upstream
+ * 3.10 refuses a file whose events differ in sample_type ("non matching
+ * sample_type", perf_evlist__valid_sample_type() in util/evlist.c), RHEL
+ * 7's perf one where the ID is not at the same place in every event. So,
+ * for such a target, every event samples what any of them samples (a
+ * tracepoint's RAW and CPU, say; the kernel gives a cpu-clock an empty
+ * RAW), as perf 3.10 did for all events with -R.
+ */
+static void same_sample_type(struct rec_event *evs, size_t nr,
+			     const struct rec_opts *o)
+{
+	uint64_t all = 0;
+	size_t i;
+
+	if (nr < 2 || !o->target ||
+	    (o->target_perf->sample_type & PD_SAMPLE_IDENTIFIER))
+		return;
+	for (i = 0; i < nr; i++)
+		all |= evs[i].attr.sample_type;
+	for (i = 0; i < nr; i++)
+		evs[i].attr.sample_type = all;
+}
+
 void rec_events__config(struct rec_event *evs, size_t nr,
 			const struct rec_opts *o, bool kernel_allowed)
 {
@@ -234,6 +259,7 @@ void rec_events__config(struct rec_event *evs, size_t nr,
 				a->flags |= PD_ATTR_MMAP_DATA;
 		}
 	}
+	same_sample_type(evs, nr, o);
 }
 
 size_t rec_id_hdr_size(const struct pd_attr *attr)
