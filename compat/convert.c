@@ -68,6 +68,7 @@ struct conv {
 	bool own_uw;
 	struct stat_cpus stat_cpus;	/* the stat-cpu shim's maps */
 	int stat_cpu_numbers;		/* the input's form: stat-cpu.h */
+	bool warned_sample_types;	/* one_sample_type()'s, on a pipe */
 };
 
 static int fail(struct conv *c, int err, const char *fmt, ...) PD_PRINTF(3, 4);
@@ -402,6 +403,62 @@ static int plan_evsel(struct conv *c, const struct pd_evsel *e,
 	return 0;
 }
 
+/*
+ * Fields a sample can be given that it did not have, as the kernel gives
+ * them to an event that asks: an empty RAW (what a cpu-clock gets), no
+ * callchain, and the attr's period where a -c event samples none.
+ */
+#define FILLABLE (PD_SAMPLE_RAW | PD_SAMPLE_CALLCHAIN | PD_SAMPLE_PERIOD)
+
+/*
+ * A perf without PERF_SAMPLE_IDENTIFIER finds a record's event by an ID
+ * whose place depends on the sample_type, and upstream 3.10 refuses a
+ * file whose events differ in it ("non matching sample_type",
+ * perf_evlist__valid_sample_type()): perf 3.10 itself recorded a
+ * tracepoint (RAW, CPU) next to cpu-clock only with -R, every event then
+ * sampling the same. So every event gets the same sample_type: what
+ * all of them have, and what any has of the fields a sample can be given
+ * (FILLABLE); the other fields (a tracepoint's CPU beside a cpu-clock)
+ * are taken out of the events that had them. File-mode input only: a
+ * pipe's attrs are written as they come (a warning says so).
+ */
+static void one_sample_type(struct conv *c)
+{
+	uint64_t any = 0, all = ~0ULL, st;
+	size_t i;
+
+	for (i = 0; i < c->nr_ev; i++) {
+		any |= c->ev[i].attr.sample_type;
+		all &= c->ev[i].attr.sample_type;
+	}
+	if (any == all)
+		return;
+	if (c->in_mode == PD_MODE_PIPE) {
+		if (!c->warned_sample_types)
+			pd__warn(&(struct pd_logger){ .name = pd_reader__name(c->r) },
+				 "%s refuses a file whose events sample different fields (non matching sample_type); a pipe's events are converted as they come: convert to a file (--file) to give them one",
+				 c->t->name);
+		c->warned_sample_types = true;
+		return;
+	}
+	st = all | (any & FILLABLE);
+	for (i = 0; i < c->nr_ev; i++) {
+		struct out_evsel *oe = &c->ev[i];
+		uint64_t old_st = oe->attr.sample_type;
+
+		if (old_st == st)
+			continue;
+		c->rep->sample_bits_removed |= old_st & ~st;
+		c->rep->sample_bits_added |= st & ~old_st;
+		oe->rewrite_samples = true;
+		oe->rewrite_trailer = oe->rewrite_trailer ||
+				      ((oe->attr.flags & PD_ATTR_SAMPLE_ID_ALL) &&
+				       (st & ID_BITS) != (old_st & ID_BITS));
+		oe->attr.sample_type = st;
+		c->rep->changed[PD_SHIM_SAMPLE_TYPE]++;
+	}
+}
+
 static int plan_evsels(struct conv *c)
 {
 	size_t i, n = pd_reader__nr_evsels(c->r);
@@ -428,6 +485,9 @@ static int plan_evsels(struct conv *c)
 		c->rep->attr_size_in = pd_reader__evsel(c->r, 0)->attr_size_on_disk;
 		c->rep->attr_size_out = c->ev[0].attr_size;
 	}
+	if (on(c, PD_SHIM_SAMPLE_TYPE) && c->t &&
+	    !(c->t->sample_type & PD_SAMPLE_IDENTIFIER))
+		one_sample_type(c);
 	return 0;
 }
 
@@ -1038,9 +1098,11 @@ static int shim_stat_cpu(struct conv *c, const struct pd_event *ev,
 
 static int convert_sample(struct conv *c, const struct pd_event *ev)
 {
+	static const uint8_t empty_raw[4];
 	const struct out_evsel *oe = out_evsel(c, ev->evsel);
 	const struct pd_sample *smp = &ev->u.sample;
 	struct pd_sample unwound;
+	uint64_t added;
 	size_t size;
 	int err;
 
@@ -1058,6 +1120,23 @@ static int convert_sample(struct conv *c, const struct pd_event *ev)
 	}
 	if (!oe || !oe->rewrite_samples)
 		return write_rec(c, ev->raw, oe ? &oe->attr : NULL);
+	/* fields given where the event sampled none (one_sample_type()) */
+	added = oe->attr.sample_type & ~smp->sample_type & FILLABLE;
+	if (added) {
+		if (smp != &unwound) {
+			unwound = *smp;
+			smp = &unwound;
+		}
+		/* the kernel's empty RAW: a size of 4, 4 zero bytes, so
+		 * that the fields after it stay 8-byte aligned */
+		if (added & PD_SAMPLE_RAW) {
+			unwound.raw.size = sizeof(empty_raw);
+			unwound.raw.data = empty_raw;
+		}
+		if ((added & PD_SAMPLE_PERIOD) && ev->evsel)
+			unwound.period = ev->evsel->attr.sample_period;
+		/* (a CALLCHAIN given: nr 0, as the sample's is) */
+	}
 	err = pd__encode_sample(smp, &oe->attr, ev->misc, c->buf,
 				sizeof(c->buf), &size);
 	if (err)

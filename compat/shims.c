@@ -19,7 +19,7 @@ static const struct pd_shim_info shims[] = {
 	{ PD_SHIM_ATTR_SIZE, "attr-size",
 	  "write perf_event_attr at the size the target accepts (fields dropped must be zero or not matter)" },
 	{ PD_SHIM_SAMPLE_TYPE, "sample-type",
-	  "remove sample_type, read_format and branch bits the target does not decode, rewriting every sample" },
+	  "remove sample_type, read_format and branch bits the target does not decode, rewriting every sample; for a target without IDENTIFIER (3.10), one sample_type for every event" },
 	{ PD_SHIM_ATTR_BITS, "attr-bits",
 	  "clear attr flag, read_format, branch filter and reserved bits the target does not know (perf 5.10+ warns \"Reserved bits are set unexpectedly\"); READ records follow read_format" },
 	{ PD_SHIM_MMAP2_BUILD_ID, "mmap2-build-id",

@@ -119,6 +119,13 @@ int main(int argc, char **argv)
 				  (unsigned long long)(a->branch_sample_type & ~t->branch_filter));
 		if (a->reserved_2 || (a->aux_action & ~t->aux_action))
 			VIOLATION("attr %zu: reserved bits set", i);
+		/* without IDENTIFIER: upstream 3.10's "non matching
+		 * sample_type" (perf_evlist__valid_sample_type()) */
+		if (i && !(t->sample_type & PD_SAMPLE_IDENTIFIER) &&
+		    a->sample_type != pd_reader__evsel(r, 0)->attr.sample_type)
+			VIOLATION("attr %zu: sample_type 0x%llx is not attr 0's 0x%llx",
+				  i, (unsigned long long)a->sample_type,
+				  (unsigned long long)pd_reader__evsel(r, 0)->attr.sample_type);
 	}
 	f = pd_reader__features(r);
 	for (i = 0; f && i < f->build_ids.nr; i++) {

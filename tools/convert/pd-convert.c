@@ -127,17 +127,23 @@ static const char *const record_names[128] = {
 	[85] = "SCHEDSTAT_CPU", [86] = "SCHEDSTAT_DOMAIN",
 };
 
-static void print_bits(const char *what, uint64_t bits)
+static void print_bits_done(const char *what, const char *done,
+			    uint64_t bits)
 {
 	int b;
 
 	if (!bits)
 		return;
-	printf("    %s bits removed:", what);
+	printf("    %s bits %s:", what, done);
 	for (b = 0; b < 64; b++)
 		if (bits & (1ULL << b))
 			printf(" %d", b);
 	printf("\n");
+}
+
+static void print_bits(const char *what, uint64_t bits)
+{
+	print_bits_done(what, "removed", bits);
 }
 
 static void explain(const char *in, const struct pd_perf_target *t,
@@ -168,6 +174,8 @@ static void explain(const char *in, const struct pd_perf_target *t,
 			       rep->attr_size_out);
 		if (s[i].id == PD_SHIM_SAMPLE_TYPE) {
 			print_bits("sample_type", rep->sample_bits_removed);
+			print_bits_done("sample_type", "added (filled in)",
+					rep->sample_bits_added);
 			print_bits("read_format", rep->read_format_removed);
 			print_bits("branch_sample_type", rep->branch_bits_removed);
 		}

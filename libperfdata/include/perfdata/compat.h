@@ -337,6 +337,9 @@ struct pd_convert_report {
 	 * why an input's compression was not kept: a sentence, or NULL */
 	uint32_t compress_out;
 	const char *compress_why;
+	/* sample_type bits given to events that lacked them (a target
+	 * that needs one sample_type for all: their values filled in) */
+	uint64_t sample_bits_added;
 };
 
 /*
