@@ -124,8 +124,12 @@ if perf record -q --no-buildid-cache --call-graph dwarf -e cpu-clock -F 999 \
 	script "$tmp/fresh.data" "$tmp/want"
 	script "$tmp/fresh.out" "$tmp/got"
 	set -- $(agree "$tmp/want" "$tmp/got")
-	check "fresh recording: perf script agrees for $2 of $1 samples (>= 99%); root reached: ours $4, perf's $3" \
-		test "$1" -gt 0 -a $(($2 * 100)) -ge $(($1 * 99)) -a "$4" -ge "$3"
+	# a fresh recording's samples fall anywhere: the 1% of them allowed
+	# to differ may be ones where perf reached the root and we did not
+	# (1 of 1000, once in about 90 runs in Debian 11)
+	check "fresh recording: perf script agrees for $2 of $1 samples (>= 99%); root reached: ours $4, perf's $3 (>= 99%)" \
+		test "$1" -gt 0 -a $(($2 * 100)) -ge $(($1 * 99)) -a $(($4 * 100)) -ge $(($3 * 99))
+	[ "$2" = "$1" ] || diff "$tmp/want" "$tmp/got" | head -20 | sed 's/^/# /'
 	# two threads (a helper reads the input again and unwinds every
 	# other batch of 64 samples): the same output, byte for byte
 	"$UNWIND" -j1 "$tmp/fresh.data" -o "$tmp/j1.out" 2>/dev/null
