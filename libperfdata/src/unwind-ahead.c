@@ -39,7 +39,6 @@
  * helper 46% with 6 of 8 stretches; 51% and 49% with 7).
  */
 #define HELPER_STRETCHES 0xfe
-#define DEFAULT_MIN_SIZE (4ULL << 20)
 
 struct ahead_slot {
 	uint64_t offset, inner_offset, time;
@@ -140,40 +139,16 @@ static void quiet(enum pd_log_level level, const char *msg, void *ctx)
 static bool wanted(const struct pd_reader *r, const struct pd_symbolizer *sym,
 		   const struct pd_unwind_opts *o)
 {
-	uint64_t min = o->parallel_min_size ? o->parallel_min_size
-					    : DEFAULT_MIN_SIZE;
 	struct stat st;
 
-	if (o->jobs == 1 || !o->path || !strcmp(o->path, "-") || !r ||
+	/* only when asked for: see pd_unwind_opts.jobs */
+	if (o->jobs <= 1 || !o->path || !strcmp(o->path, "-") || !r ||
 	    r->opts.order != PD_ORDER_TIME)
 		return false;
 	/* an archive's files are found through what its reader unpacked */
 	if (pd__reader_archive(r) || sym->archive)
 		return false;
-	if (stat(o->path, &st) || !S_ISREG(st.st_mode))
-		return false;
-	if (o->jobs > 1)
-		return true;
-	return (uint64_t)st.st_size >= min && pd__uw_cpu_free();
-}
-
-/*
- * Whether a second thread would get a CPU of its own: two CPUs or more
- * and a load average leaving one free. A helper re-reads and re-decodes
- * the whole input; on a busy machine that is all it adds (pd-fold
- * --no-inline on a 373 MB DWARF profile with a load average of 4.5 on 2
- * CPUs: 0.40-0.52 s alone, 0.51-0.65 s with the helper).
- */
-bool pd__uw_cpu_free(void)
-{
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	double load;
-
-	if (cpus < 2)
-		return false;
-	if (getloadavg(&load, 1) != 1)
-		return true;
-	return load < (double)cpus - 0.5;
+	return !stat(o->path, &st) && S_ISREG(st.st_mode);
 }
 
 void pd__uw_ahead_stop(struct pd__uw_ahead *a)

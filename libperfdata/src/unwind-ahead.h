@@ -25,9 +25,9 @@ struct pd__uw_ahead_res {
 
 /*
  * A helper for the unwinder of session s reading r's input, when opts ask
- * for one (jobs 0: on inputs of 4 MiB or more when pd__uw_cpu_free()) and
- * the input can be read again (a regular file at opts->path, no archive);
- * else NULL. The helper starts reading at once.
+ * for one (jobs 2 or more) and the input can be read again (a regular
+ * file at opts->path, no archive); else NULL. The helper starts reading
+ * at once.
  */
 struct pd__uw_ahead *pd__uw_ahead_start(struct pd_session *s,
 					const struct pd_reader *r,
@@ -41,10 +41,6 @@ void pd__uw_ahead_stop(struct pd__uw_ahead *a);
  */
 bool pd__uw_ahead_take(struct pd__uw_ahead *a, const struct pd_event *ev,
 		       int max, struct pd__uw_ahead_res *res);
-
-/* Whether helpers started by themselves (jobs 0) would get CPUs of their
- * own: two CPUs or more, the load average leaving one free. */
-bool pd__uw_cpu_free(void);
 
 /* unwind.c: whether u said that elfutils gives no frame registers. */
 bool pd__unwinder_warned_frame_reg(const struct pd_unwinder *u);

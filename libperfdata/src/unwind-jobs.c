@@ -33,7 +33,6 @@
 #define BATCH		64
 #define RING		(4 * BATCH)
 #define MAX_HELPERS	1
-#define DEFAULT_MIN_SIZE (4ULL << 20)
 
 struct helper {
 	struct pd_unwind_rewriter *rw;
@@ -117,20 +116,14 @@ static void *helper_main(void *arg)
 static unsigned int want_helpers(const struct pd_unwind_rewriter *rw)
 {
 	const struct pd_unwind_rewrite_opts *o = &rw->o;
-	uint64_t min = o->parallel_min_size ? o->parallel_min_size
-					    : DEFAULT_MIN_SIZE;
 	struct stat st;
 	int jobs = o->jobs;
 
-	if (!o->path || rw->r->opts.order != PD_ORDER_TIME)
+	/* only when asked for: see pd_unwind_rewrite_opts.jobs */
+	if (jobs <= 1 || !o->path || rw->r->opts.order != PD_ORDER_TIME)
 		return 0;
 	if (stat(o->path, &st) || !S_ISREG(st.st_mode))
 		return 0;
-	if (jobs <= 0) {
-		if ((uint64_t)st.st_size < min || !pd__uw_cpu_free())
-			return 0;
-		jobs = 2;
-	}
 	if (jobs - 1 > MAX_HELPERS)
 		return MAX_HELPERS;
 	return jobs > 1 ? (unsigned int)(jobs - 1) : 0;

@@ -59,16 +59,17 @@ struct pd_unwind_opts {
 	 */
 	bool all_arches;
 	/*
-	 * Threads unwinding (0: two for inputs of at least
-	 * parallel_min_size when the machine has two CPUs or more and its
-	 * load average leaves one free, else one). More than one needs path,
-	 * the reader's input as a regular file, read again by a helper
-	 * that unwinds the samples of part of it ahead of the caller;
-	 * what the unwinder returns is the same either way.
+	 * Threads unwinding (0 or 1: one). More than one needs path, the
+	 * reader's input as a regular file, read again by a helper that
+	 * unwinds the samples of part of it ahead of the caller; what the
+	 * unwinder returns is the same either way. Not by default: since
+	 * unwinding steps by cached CFI rows, reading and decoding the
+	 * input twice costs about what the helper saves (on 2 CPUs: the
+	 * same best time, a slower typical one, twice the CPU).
 	 */
 	int jobs;
 	const char *path;
-	uint64_t parallel_min_size;	/* 0: 4 MiB */
+	uint64_t parallel_min_size;	/* ignored (it gated jobs 0's helper) */
 };
 
 struct pd_unwinder;
@@ -166,16 +167,14 @@ struct pd_unwind_rewrite_opts {
 	int max_stack;		/* unwound frames at most; 0: 127 */
 	const char *symfs;	/* as perf's --symfs */
 	/*
-	 * Threads unwinding (0: two with two CPUs or more when the load
-	 * average leaves one free, else one). More than one
-	 * needs path: the input is read again by each helper, which unwinds
-	 * every other batch of samples; the output is the same whatever
-	 * their number.
+	 * Threads unwinding (0 or 1: one). More than one needs path: the
+	 * input is read again by each helper, which unwinds every other
+	 * batch of samples; the output is the same whatever their number.
+	 * Not by default, as pd_unwind_opts.jobs says.
 	 */
 	int jobs;
 	const char *path;	/* the input, a regular file, or NULL */
-	/* helpers only for inputs at least this large (0: 4 MiB) */
-	uint64_t parallel_min_size;
+	uint64_t parallel_min_size;	/* ignored (it gated jobs 0's helpers) */
 	pd_log_fn log;
 	void *log_ctx;
 	/* no files from debuginfod servers (pd_symbolizer_opts) */
