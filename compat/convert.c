@@ -109,16 +109,21 @@ static uint64_t evsel_removed_bits(const struct pd_perf_target *t,
 	return a->sample_type & ~t->sample_type;
 }
 
-/* Does an input's perf (VERSION feature) write COMPRESSED2 with -z? */
-static bool input_uses_compressed2(const struct pd_features *f)
+/* The version of the input's perf (VERSION feature), or 0 unknown. */
+static unsigned int input_version(const struct pd_features *f)
 {
 	unsigned int maj = 0, min = 0;
 
-	if (!f || !pd_features__has(f, PD_FEAT_VERSION) || !f->version)
-		return false;
-	if (sscanf(f->version, "%u.%u", &maj, &min) != 2)
-		return false;
-	return maj > 6 || (maj == 6 && min >= 15);
+	if (!f || !pd_features__has(f, PD_FEAT_VERSION) || !f->version ||
+	    sscanf(f->version, "%u.%u", &maj, &min) != 2)
+		return 0;
+	return PD_PERF_VERSION(maj, min);
+}
+
+/* Does an input's perf (VERSION feature) write COMPRESSED2 with -z? */
+static bool input_uses_compressed2(const struct pd_features *f)
+{
+	return input_version(f) >= PD_PERF_VERSION(6, 15);
 }
 
 /*
@@ -129,12 +134,9 @@ static bool input_uses_compressed2(const struct pd_features *f)
  */
 static int input_stat_cpu_numbers(const struct pd_features *f)
 {
-	unsigned int maj = 0, min = 0;
+	unsigned int v = input_version(f);
 
-	if (!f || !pd_features__has(f, PD_FEAT_VERSION) || !f->version ||
-	    sscanf(f->version, "%u.%u", &maj, &min) != 2)
-		return -1;
-	return maj > 5 || (maj == 5 && min >= 17);
+	return v ? v >= PD_PERF_VERSION(5, 17) : -1;
 }
 
 static uint32_t max_attr_size(const struct conv *c)
