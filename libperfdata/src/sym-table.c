@@ -459,11 +459,9 @@ static int set_symbols(struct pd_dso *d, struct sym_vec *sv, bool take)
 			d->sym_mangled[i] = sv->v[i].mangled;
 	}
 	if (mods) {
-		d->sym_module = calloc(sv->nr, sizeof(*d->sym_module));
+		d->sym_module = malloc(sv->nr * sizeof(*d->sym_module));
 		if (!d->sym_module)
 			return -ENOMEM;
-		for (i = 0; i < sv->nr; i++)
-			d->sym_module[i] = sv->v[i].module;
 	}
 	d->syms = take ? (struct pd_sym *)sv->v :
 			 malloc(sv->nr * sizeof(*d->syms));
@@ -479,6 +477,8 @@ static int set_symbols(struct pd_dso *d, struct sym_vec *sv, bool take)
 		to.end = from.end;
 		to.name = from.name;
 		memcpy(&d->syms[i], &to, sizeof(to));
+		if (mods)
+			d->sym_module[i] = from.module;
 	}
 	d->nr_syms = sv->nr;
 	if (take) {
