@@ -446,9 +446,9 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	}
 	/*
 	 * plain folding: the folder's work can go to a second thread; not
-	 * by default with --jobs=1, nor where callchains are unwound, whose
-	 * own helper takes the second CPU (and whose unwinding leaves the
-	 * folding a small part)
+	 * with --jobs=1, nor where callchains are unwound, whose unwinding
+	 * leaves the folding a small part (--jobs=2 gives the second CPU
+	 * to an unwinding helper there)
 	 */
 	if (!o->script_out && !o->off_cpu && !run->filter &&
 	    folder__may_run_apart(f) &&
