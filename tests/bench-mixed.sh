@@ -97,12 +97,15 @@ pair() {
 	while [ $_round -lt "$runs" ]; do
 		_x=$(eval "timed \"\$1\" $cmd_a"); pa=$(better "$pa" "$_x")
 		_y=$(eval "timed \"\$2\" $cmd_b"); pb=$(better "$pb" "$_y")
-		_k=$(awk -v a="${_x%% *}" -v b="${_y%% *}" 'BEGIN {
+		# the faster side of this round, and how many of its runs fit
+		# in one of the other's
+		set -- "$1" "$2" $(awk -v a="${_x%% *}" -v b="${_y%% *}" 'BEGIN {
 			k = a > b ? (b > 0 ? int(a / b) : 10) : (a > 0 ? int(b / a) : 10)
-			print (k > 10 ? 10 : k)
+			print (k > 10 ? 10 : k), (a < b ? "a" : "b")
 		}')
+		_k=$3
 		while [ "$_k" -gt 1 ]; do
-			if awk -v a="${_x%% *}" -v b="${_y%% *}" 'BEGIN { exit !(a < b) }'; then
+			if [ "$4" = a ]; then
 				_x=$(eval "timed \"\$1\" $cmd_a"); pa=$(better "$pa" "$_x")
 			else
 				_y=$(eval "timed \"\$2\" $cmd_b"); pb=$(better "$pb" "$_y")
