@@ -59,7 +59,7 @@ TEST_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Ilibperfdata/src -Itools \
 # opens libdebuginfod (config.mk).
 LDLIBS      := $(DEPS_LIBS) -liberty -lpthread $(if $(TOOL_LDSTATIC)$(HAVE_DEBUGINFOD),-ldl)
 
-LIB_SRCS    := $(wildcard libperfdata/src/*.c)
+LIB_SRCS    := $(wildcard libperfdata/src/*/*.c)
 COMPAT_SRCS := $(wildcard compat/*.c)
 LIB_OBJS    := $(LIB_SRCS:libperfdata/src/%.c=$(B)/lib/%.o) \
                $(COMPAT_SRCS:compat/%.c=$(B)/compat/%.o)
@@ -108,12 +108,12 @@ all: lib tools
 lib: $(STATIC_LIB) $(SHARED_LIB) $(PC_FILE)
 tools: $(TOOL_BINS)
 
-$(B)/lib/%.o: libperfdata/src/%.c $(wildcard libperfdata/src/*.h libperfdata/include/perfdata/*.h)
+$(B)/lib/%.o: libperfdata/src/%.c $(wildcard libperfdata/src/*/*.h libperfdata/include/perfdata/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
 # compat/: the version table and the shims, built into the library
-$(B)/compat/%.o: compat/%.c $(wildcard compat/*.h libperfdata/src/*.h libperfdata/include/perfdata/*.h)
+$(B)/compat/%.o: compat/%.c $(wildcard compat/*.h libperfdata/src/*/*.h libperfdata/include/perfdata/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -Icompat -c -o $@ $<
 
@@ -172,7 +172,7 @@ $(B)/tests/tools/%: tests/tools/%.c $(STATIC_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(TOOL_CFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
-$(B)/fuzz/%.o: tests/fuzz/%.c $(wildcard tests/fuzz/*.h tools/*/*.h libperfdata/src/*.h libperfdata/include/perfdata/*.h)
+$(B)/fuzz/%.o: tests/fuzz/%.c $(wildcard tests/fuzz/*.h tools/*/*.h libperfdata/src/*/*.h libperfdata/include/perfdata/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(FUZZ_CFLAGS) -c -o $@ $<
 

@@ -19,11 +19,11 @@
 #include <perfdata/writer.h>
 
 #include "attr-bits.h"
-#include "attr.h"
+#include "header/attr.h"
 #include "build-ids.h"
-#include "feat-swap.h"
-#include "internal.h"
-#include "sample-encode.h"
+#include "header/feat-swap.h"
+#include "base/internal.h"
+#include "writing/sample-encode.h"
 #include "stat-cpu.h"
 
 #define ID_BITS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | \

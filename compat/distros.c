@@ -18,7 +18,7 @@
 
 #include <perfdata/compat.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 #define ALIASES(...)	((const char *const[]){ __VA_ARGS__, NULL })
 

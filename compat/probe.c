@@ -42,7 +42,7 @@
 #include <perfdata/symbols.h>
 #include <perfdata/writer.h>
 
-#include "internal.h"
+#include "base/internal.h"
 #include "probe.h"
 
 /* Bump when the probes, the cache format or the flags a probed perf

@@ -15,7 +15,7 @@
 
 #include <perfdata/compat.h>
 
-#include "internal.h"
+#include "base/internal.h"
 #include "probe.h"
 
 static void trim(const char *in, char *out, size_t len)

@@ -7,7 +7,7 @@
 
 #include <perfdata/compat.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 static const struct pd_shim_info shims[] = {
 	{ PD_SHIM_UNWIND, "unwind",

@@ -77,7 +77,7 @@
 #include <perfdata/compat.h>
 #include <perfdata/format.h>
 
-#include "internal.h"
+#include "base/internal.h"
 #include "probe.h"
 
 /* Kernel record types lo..hi as a kernel_records mask. */

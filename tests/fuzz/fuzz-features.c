@@ -14,7 +14,7 @@
 #include <perfdata/features.h>
 #include <perfdata/trace.h>
 
-#include "features-internal.h"
+#include "header/features-internal.h"
 #include "touch.h"
 #include "util.h"
 

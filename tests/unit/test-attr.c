@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "attr.h"
-#include "internal.h"
+#include "header/attr.h"
+#include "base/internal.h"
 #include "tap.h"
 
 static void put32(uint8_t *p, uint32_t v, int be)

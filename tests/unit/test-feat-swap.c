@@ -15,8 +15,8 @@
 
 #include <perfdata/features.h>
 
-#include "feat-swap.h"
-#include "features-internal.h"
+#include "header/feat-swap.h"
+#include "header/features-internal.h"
 #include "sec.h"
 #include "tap.h"
 

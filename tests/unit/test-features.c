@@ -14,7 +14,7 @@
 #include <traceevent/event-parse.h>
 #endif
 
-#include "features-internal.h"
+#include "header/features-internal.h"
 #include "sec.h"
 #include "tap.h"
 

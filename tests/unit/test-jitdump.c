@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sym-internal.h"
+#include "symbols/sym-internal.h"
 #include "tap.h"
 
 static int nr_warnings;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader-internal.h"
+#include "reading/reader-internal.h"
 #include "tap.h"
 
 #define N	20000

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sym-rbtree.h"
+#include "symbols/sym-rbtree.h"
 #include "tap.h"
 
 #define N	3000

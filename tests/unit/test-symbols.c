@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "sym-internal.h"
+#include "symbols/sym-internal.h"
 #include "tap.h"
 
 static const char *pick(uint64_t sa, uint64_t la, int ba, const char *na,

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sym-internal.h"
+#include "symbols/sym-internal.h"
 #include "tap.h"
 
 #define N	5000

@@ -18,7 +18,7 @@
 #include <perfdata/features.h>
 #include <perfdata/trace.h>
 
-#include "features-internal.h"
+#include "header/features-internal.h"
 #include "sec.h"
 #include "tap.h"
 

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "tap.h"
-#include "unwind-row.h"
+#include "unwinding/unwind-row.h"
 
 #ifdef HAVE_DWFL_FRAME_REG
 #define NREGS		17	/* libdw's x86_64 frame registers */

@@ -19,8 +19,8 @@
 #include <perfdata/unwind.h>
 
 #include "tap.h"
-#include "unwind-arch.h"
-#include "unwind-arm64.h"
+#include "unwinding/unwind-arch.h"
+#include "unwinding/unwind-arm64.h"
 
 #define FULL_MASK	0xff0fffULL	/* perf's x86_64 user regs: no DS-GS */
 

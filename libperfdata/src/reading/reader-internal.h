@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The reader's state, shared by the files that implement it: reader.c
+ * (framing and header), swap.c (byte order), record.c and sample.c
+ * (decoding), decompress.c (zstd) and order.c (time ordering).
+ */
+#ifndef PD_READER_INTERNAL_H
+#define PD_READER_INTERNAL_H
+
+#include <perfdata/event.h>
+#include <perfdata/reader.h>
+
+#include "base/input.h"
+#include "base/internal.h"
+
+/* Largest record: header.size is a u16. */
+#define PD_MAX_RECORD	65536
+
+struct pd_id_map {
+	uint64_t *ids;
+	int *idx;
+	size_t nr, cap;		/* open addressing, cap a power of two */
+};
+
+struct pd_decomp;
+struct pd_order_queue;
+
+struct pd_reader {
+	struct pd_logger log;
+	char *name;
+	struct pd_reader_opts opts;
+	struct pd_input in;
+	int own_fd;			/* fd to close, or -1 */
+	struct pd_header_info hdr;
+	bool swap;
+	uint64_t data_end;		/* UINT64_MAX: until end of input */
+
+	/* evsels are handed out by pointer: each is its own allocation */
+	struct pd_evsel **evsels;
+	size_t nr_evsels, cap_evsels;
+	struct pd_id_map id_map;
+	bool any_identifier_mismatch;
+
+	struct pd_features *feat;
+	/* evsel names from EVENT_UPDATE records, owned here */
+	char **owned_names;
+	size_t nr_owned_names;
+	bool header_done;		/* pipe: end of header records seen */
+	/* pipe: a feature that may be the end marker, if none follows */
+	uint64_t marker_candidate;
+
+	/* Current record: host-order copy and its decoded form. */
+	uint8_t *rec;			/* PD_MAX_RECORD bytes */
+	/*
+	 * The record read_raw() took: rec, or a sample in host order where
+	 * the input holds it, until the input moves (stream.c: the time
+	 * order copies samples once, into its queue, not twice)
+	 */
+	const uint8_t *cur;
+	struct pd_event ev;
+	void *blob;			/* tracing data blob */
+	size_t blob_cap;
+
+	/* Scratch arrays handed out through events. */
+	struct pd_read_value *read_vals;
+	size_t read_vals_cap;
+	void *scratch;
+	size_t scratch_cap;
+
+	uint64_t aux_data_offset;	/* of the last AUXTRACE record */
+	void *aux;			/* its data, with opts.load_aux */
+	size_t aux_cap;
+	bool aux_loaded;
+	uint64_t nr_attr_records;	/* ATTR records decoded so far */
+
+	struct pd_decomp *decomp;
+	struct pd_order_queue *order;
+	struct pd_archive *archive;	/* the archive read, or NULL */
+
+	/* pd_reader__read_header(): records read ahead, replayed by next() */
+	struct pd_queued *queue_head, *queue_tail;
+
+	struct pd_reader_stats stats;
+	uint32_t unknown_types[16];	/* already warned about */
+	size_t nr_unknown_types;
+	char errmsg[320];
+	bool failed;
+	bool done;
+
+	/*
+	 * pd_reader__read_ahead(): the thread that reads, frames and
+	 * orders the records (stream-ahead.c), or NULL. ahead_stop: it
+	 * runs, and stops before a record that changes the reader's state
+	 * for its caller (pd__ahead_stops_at()); held: such a record out of
+	 * compressed data, for the caller's thread to read; ahead_failed:
+	 * its read failed (r->failed, set by the caller's thread);
+	 * ahead_wanted: to start again once the caller's thread has read
+	 * the record it stopped before (ahead_passed), a few times at most.
+	 */
+	struct pd_ahead *ahead;
+	bool ahead_stop, ahead_failed, ahead_wanted, ahead_passed;
+	unsigned int nr_ahead_starts;
+	struct pd_queued *held;
+};
+
+/* Where a record to deliver came from. */
+struct pd_raw_src {
+	uint64_t offset;
+	uint64_t inner_offset;
+	uint32_t flags;
+};
+
+/* stream.c: the read-ahead thread stopped before a record (not an error) */
+#define PD__AHEAD_STOP	2
+
+int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
+		 struct pd_raw_src *src);
+
+/*
+ * Records whose reading changes what the reader tells its caller: evsels
+ * and their names, features, tracing data, AUX data. The read-ahead
+ * thread leaves them, and what follows, to the caller's thread.
+ */
+static inline bool pd__ahead_stops_at(uint32_t type)
+{
+	return type == PD_RECORD_HEADER_ATTR ||
+	       type == PD_RECORD_HEADER_EVENT_TYPE ||
+	       type == PD_RECORD_HEADER_TRACING_DATA ||
+	       type == PD_RECORD_HEADER_BUILD_ID ||
+	       type == PD_RECORD_EVENT_UPDATE ||
+	       type == PD_RECORD_HEADER_FEATURE ||
+	       type == PD_RECORD_AUXTRACE ||
+	       type == PD_RECORD_AUXTRACE_INFO;
+}
+
+/*
+ * stream-ahead.c: the next record the thread read (1), its end (0 or
+ * <0, the thread ended) or PD__AHEAD_STOP (it ended before a record:
+ * the caller reads on). pd__ahead_error() on the thread: an error kept
+ * for the caller (pd__set_error()); false elsewhere.
+ */
+int pd__ahead_next(struct pd_reader *r, const uint8_t **rec,
+		   struct pd_raw_src *src);
+bool pd__ahead_error(struct pd_reader *r, const char *msg);
+int pd__ahead_start(struct pd_reader *r);
+void pd__ahead_free(struct pd_reader *r);
+
+/* A raw record waiting to be delivered (read-ahead or time ordering). */
+struct pd_queued {
+	struct pd_queued *next;
+	void *chunk;		/* order.c: the chunk that holds it */
+	uint64_t offset, inner_offset;
+	uint64_t time;
+	uint64_t seq;
+	uint32_t flags;
+	uint32_t size;
+	/* host order; 8-byte aligned, as records are decoded in place */
+	_Alignas(8) uint8_t data[];
+};
+
+int pd__set_error(struct pd_reader *r, int err, uint64_t offset,
+		  const char *fmt, ...) PD_PRINTF(4, 5);
+
+void *pd__scratch(struct pd_reader *r, size_t size);
+
+/* evsels */
+const struct pd_evsel *pd__evsel_for_sample(struct pd_reader *r,
+					    const uint8_t *rec, size_t size);
+const struct pd_evsel *pd__evsel_for_trailer(struct pd_reader *r,
+					     const uint8_t *rec, size_t size);
+int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
+		  const uint64_t *ids, uint64_t nr_ids, bool swap_ids);
+uint16_t pd__id_hdr_size(uint64_t sample_type);
+
+/* swap.c: converts a record (file order, header already host order) */
+/* Direction of an in-place byte-order conversion. */
+enum pd_swap_dir {
+	PD_SWAP_NONE = 0,
+	PD_SWAP_IN,	/* foreign order -> host order (reading) */
+	PD_SWAP_OUT,	/* host order -> foreign order (writing) */
+};
+
+int pd__swap_record(struct pd_reader *r, uint8_t *rec, size_t size);
+/*
+ * Writing: a host-order record to the other byte order, header included.
+ * attr gives the layout of a SAMPLE or of the sample_id trailer of a
+ * kernel record (NULL: no trailer); big_endian is the target order.
+ */
+int pd__swap_record_out(uint8_t *rec, size_t size, const struct pd_attr *attr,
+			bool big_endian);
+int pd__swap_sample_out(uint8_t *rec, size_t size, const struct pd_attr *a,
+			bool big_endian);
+void pd__swap_trailer_out(uint8_t *rec, size_t size, const struct pd_attr *a);
+void pd__swap_header(uint8_t *rec);
+int pd__swap_sample(struct pd_reader *r, uint8_t *rec, size_t size);
+void pd__swap_trailer(struct pd_reader *r, uint8_t *rec, size_t size);
+size_t pd__trailer_size(struct pd_reader *r, const uint8_t *rec, size_t size,
+			bool swap, const struct pd_evsel **out);
+bool pd__record_time(struct pd_reader *r, const uint8_t *rec, size_t size,
+		     uint64_t *time);
+
+/* record.c / sample.c: decode a host-order record into r->ev */
+int pd__decode_record(struct pd_reader *r, struct pd_event *ev);
+int pd__decode_sample(struct pd_reader *r, struct pd_event *ev,
+		      const struct pd_evsel *evsel);
+void pd__decode_trailer(struct pd_event *ev, const struct pd_evsel *evsel);
+int pd__decode_read(struct pd_reader *r, const uint64_t *p, size_t words,
+		    uint64_t read_format, struct pd_read *out, size_t *used);
+
+/* decompress.c */
+int pd__decomp_feed(struct pd_reader *r, const void *data, size_t size,
+		    uint64_t offset);
+/*
+ * Next whole record of the decompressed stream, in file order, consumed:
+ * *p stays valid until the next call. 1 got one, 0 none left, <0 error.
+ */
+int pd__decomp_next(struct pd_reader *r, const uint8_t **p,
+		    uint64_t *inner_off, uint64_t *outer_off);
+void pd__decomp_free(struct pd_decomp *d);
+size_t pd__decomp_leftover(const struct pd_reader *r);
+
+/* order.c */
+int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
+		   uint64_t time, uint64_t offset, uint64_t inner_offset,
+		   uint32_t flags);
+void pd__order_round(struct pd_reader *r);
+void pd__order_flush_all(struct pd_reader *r);
+const struct pd_queued *pd__order_pop(struct pd_reader *r);
+bool pd__order_pending(struct pd_reader *r);
+void pd__order_free(struct pd_order_queue *o);
+
+#endif /* PD_READER_INTERNAL_H */

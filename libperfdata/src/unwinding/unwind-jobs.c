@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where each sample of the offline unwinding is unwound: in the main
+ * thread, or in a helper thread that reads the same input again.
+ *
+ * Unwinding a sample needs the threads and maps of the moment it was
+ * taken and nothing else, so a helper with its own reader (same file,
+ * same time order), symbolizer, session and unwinder sees the same
+ * samples in the same order, with the same state, and unwinds any of
+ * them as the main thread would. Samples are dealt out in batches of
+ * BATCH by their rank: batch b goes to thread b % (1 + helpers). A
+ * helper passes its results through a ring, in rank order; the main
+ * thread takes them when it reaches those samples, so the output is
+ * the same whatever the number of threads. The ring is bounded (the
+ * helper waits when it is full), and so is memory.
+ *
+ * A helper that fails (cannot open the input, runs out of memory, sees
+ * a sample out of step) says so in the ring and stops; the main thread
+ * then unwinds the rest itself.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reading/reader-internal.h"
+#include "symbols/sym-internal.h"
+#include "unwind-ahead.h"
+#include "unwind-rewrite.h"
+
+#define BATCH		64
+#define RING		(4 * BATCH)
+#define MAX_HELPERS	1
+
+struct helper {
+	struct pd_unwind_rewriter *rw;
+	unsigned int idx;		/* 1..nr_helpers */
+	pthread_t thread;
+	bool started;
+	struct pd_reader *r;
+	struct pd__uw_unit *unit;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct pd__uw_result *ring;	/* RING entries */
+	uint64_t head, tail;		/* produced, consumed */
+	bool done;			/* no more results */
+	bool stop;			/* the main thread leaves */
+};
+
+struct pd__uw_jobs {
+	struct helper h[MAX_HELPERS];
+	unsigned int nr;
+	bool failed[MAX_HELPERS];	/* fell back to the main thread */
+};
+
+static bool rewritable(const struct pd_event *ev)
+{
+	uint64_t need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+
+	return ev->type == PD_RECORD_SAMPLE && ev->evsel &&
+	       (ev->evsel->attr.sample_type & need) == need &&
+	       pd_unwinder__wants(ev);
+}
+
+static unsigned int owner(uint64_t seq, unsigned int nr)
+{
+	return (unsigned int)((seq / BATCH) % (nr + 1));
+}
+
+static void *helper_main(void *arg)
+{
+	struct helper *h = arg;
+	unsigned int nr = h->rw->nr_helpers;
+	const struct pd_event *ev;
+	uint64_t seq = 0;
+	bool stop;
+
+	while (pd_reader__next(h->r, &ev) > 0) {
+		struct pd__uw_result *res;
+
+		if (!rewritable(ev)) {
+			if (ev->type != PD_RECORD_SAMPLE &&
+			    pd__uw_unit_event(h->unit, ev) < 0)
+				break;
+			continue;
+		}
+		if (owner(seq++, nr) != h->idx)
+			continue;
+		pthread_mutex_lock(&h->lock);
+		while (h->head - h->tail >= RING && !h->stop)
+			pthread_cond_wait(&h->cond, &h->lock);
+		stop = h->stop;
+		pthread_mutex_unlock(&h->lock);
+		if (stop)
+			break;
+		/* only this thread writes the slot at head */
+		res = &h->ring[h->head % RING];
+		if (pd__uw_unit_unwind(h->unit, ev, res) < 0)
+			break;
+		res->offset = ev->offset;
+		res->time = ev->u.sample.time;
+		pthread_mutex_lock(&h->lock);
+		h->head++;
+		pthread_cond_broadcast(&h->cond);
+		pthread_mutex_unlock(&h->lock);
+	}
+	pthread_mutex_lock(&h->lock);
+	h->done = true;
+	pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+static unsigned int want_helpers(const struct pd_unwind_rewriter *rw)
+{
+	const struct pd_unwind_rewrite_opts *o = &rw->o;
+	struct stat st;
+	int jobs = o->jobs;
+
+	/* only when asked for: see pd_unwind_rewrite_opts.jobs */
+	if (jobs <= 1 || !o->path || rw->r->opts.order != PD_ORDER_TIME)
+		return 0;
+	if (stat(o->path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	if (jobs - 1 > MAX_HELPERS)
+		return MAX_HELPERS;
+	return jobs > 1 ? (unsigned int)(jobs - 1) : 0;
+}
+
+static void helper_free(struct helper *h)
+{
+	if (h->started) {
+		pthread_mutex_lock(&h->lock);
+		h->stop = true;
+		pthread_cond_broadcast(&h->cond);
+		pthread_mutex_unlock(&h->lock);
+		pthread_join(h->thread, NULL);
+		pthread_mutex_destroy(&h->lock);
+		pthread_cond_destroy(&h->cond);
+	}
+	pd__uw_unit_free(h->unit);
+	pd_reader__close(h->r);
+	free(h->ring);
+	memset(h, 0, sizeof(*h));
+}
+
+/* The main thread's reader and unwinder say it all: helpers keep quiet. */
+static void quiet(enum pd_log_level level, const char *msg, void *ctx)
+{
+}
+
+static int helper_start(struct pd_unwind_rewriter *rw, struct helper *h,
+			unsigned int idx)
+{
+	struct pd_reader_opts ro = {
+		.sz = sizeof(ro),
+		.order = PD_ORDER_TIME,
+		.log = quiet,
+	};
+	struct pd_unwind_rewrite_opts uo = rw->o;
+
+	uo.log = quiet;
+	h->rw = rw;
+	h->idx = idx;
+	h->r = pd_reader__open(rw->o.path, &ro);
+	if (!h->r)
+		return -errno;
+	if (pd_reader__read_header(h->r) < 0)
+		return -EIO;
+	h->unit = pd__uw_unit_new(h->r, &uo);
+	/* what its debuginfod queries meet, the main thread says */
+	if (h->unit)
+		pd__sym_debuginfod_quiet(h->unit->sym);
+	h->ring = malloc(RING * sizeof(*h->ring));
+	if (!h->unit || !h->ring)
+		return -ENOMEM;
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_cond_init(&h->cond, NULL);
+	if (pthread_create(&h->thread, NULL, helper_main, h)) {
+		pthread_mutex_destroy(&h->lock);
+		pthread_cond_destroy(&h->cond);
+		return -EAGAIN;
+	}
+	h->started = true;
+	return 0;
+}
+
+int pd__uw_jobs_start(struct pd_unwind_rewriter *rw)
+{
+	unsigned int n = want_helpers(rw), i;
+	struct pd__uw_jobs *j;
+
+	rw->nr_helpers = 0;
+	if (!n)
+		return 0;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	rw->jobs = j;
+	for (i = 0; i < n; i++) {
+		if (helper_start(rw, &j->h[i], i + 1)) {
+			helper_free(&j->h[i]);
+			break;
+		}
+	}
+	j->nr = i;
+	rw->nr_helpers = i;
+	return 0;
+}
+
+void pd__uw_jobs_stop(struct pd_unwind_rewriter *rw)
+{
+	struct pd__uw_jobs *j = rw->jobs;
+	unsigned int i;
+
+	if (!j)
+		return;
+	for (i = 0; i < j->nr; i++)
+		helper_free(&j->h[i]);
+	free(j);
+	rw->jobs = NULL;
+}
+
+int pd__uw_jobs_event(struct pd_unwind_rewriter *rw, const struct pd_event *ev)
+{
+	return pd__uw_unit_event(rw->main, ev);
+}
+
+/* The helper's result for ev; false when it has none (then ours). */
+static bool take(struct helper *h, const struct pd_event *ev,
+		 struct pd__uw_result *out)
+{
+	struct pd__uw_result *res;
+	bool ok = false;
+
+	pthread_mutex_lock(&h->lock);
+	while (h->head == h->tail && !h->done)
+		pthread_cond_wait(&h->cond, &h->lock);
+	if (h->head != h->tail) {
+		res = &h->ring[h->tail % RING];
+		ok = res->offset == ev->offset && res->time == ev->u.sample.time;
+		if (ok)
+			memcpy(out, res, sizeof(*out));
+		h->tail++;
+		pthread_cond_broadcast(&h->cond);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return ok;
+}
+
+int pd__uw_jobs_sample(struct pd_unwind_rewriter *rw, const struct pd_event *ev,
+		       const struct pd__uw_result **res)
+{
+	struct pd__uw_jobs *j = rw->jobs;
+	unsigned int who = 0;
+
+	if (j && j->nr)
+		who = owner(rw->seq, j->nr);
+	rw->seq++;
+	*res = &rw->res;
+	if (who && !j->failed[who - 1]) {
+		if (take(&j->h[who - 1], ev, &rw->res))
+			return 0;
+		/* out of step or gone: the rest is ours */
+		j->failed[who - 1] = true;
+	}
+	return pd__uw_unit_unwind(rw->main, ev, &rw->res);
+}

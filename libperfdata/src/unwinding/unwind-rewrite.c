@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Offline unwinding into callchains (pd_unwind_rewriter, unwind.h).
+ *
+ * A sample of an evsel with REGS_USER and STACK_USER becomes one with
+ * PERF_SAMPLE_CALLCHAIN holding what a frame-pointer recording would
+ * have: the kernel entries the sample had (up to any PERF_CONTEXT_USER),
+ * then PERF_CONTEXT_USER and the unwound user frames, innermost first.
+ * The entries are the addresses perf's own DWARF unwinding prints and
+ * looks up: the sampled ip, then each caller's return address - 1 (the
+ * call instruction; a signal trampoline's pc as it is). perf 6.1 looks
+ * callchain entries up as they are (checked: an entry at a function's
+ * first byte names that function), so raw return addresses would print
+ * one more than perf's unwinding and, after a call to a noreturn
+ * function at the end of a function, name the next function. A zero
+ * return address (the end of a stack to libunwind, which perf prints
+ * as ffffffffffffffff) is not a frame and is left out.
+ *
+ * Samples with nothing to unwind keep the callchain they had. The
+ * unwinding itself is unwind.c's (libunwind's rules, as perf 6.1 uses);
+ * unwind-jobs.c spreads it over threads.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfdata/format.h>
+#include <perfdata/symbols.h>
+#include <perfdata/unwind.h>
+
+#include "base/internal.h"
+#include "unwind-rewrite.h"
+
+#define DEFAULT_MAX_STACK	127
+
+static const char *const stop_names[PD_UNWIND_STOP__NR] = {
+	[PD_UNWIND_STOP_NONE] = "nothing to unwind",
+	[PD_UNWIND_STOP_ROOT] = "outermost frame",
+	[PD_UNWIND_STOP_MAX] = "--max-stack reached",
+	[PD_UNWIND_STOP_NO_ELF] = "missing ELF",
+	[PD_UNWIND_STOP_NO_FILE] = "anonymous or JIT code",
+	[PD_UNWIND_STOP_NO_CFI] = "no CFI",
+	[PD_UNWIND_STOP_NO_MAP] = "return address outside every map",
+	[PD_UNWIND_STOP_STACK] = "stack copy too short",
+	[PD_UNWIND_STOP_MEMORY] = "address outside the stack copy and every map",
+	[PD_UNWIND_STOP_REGS] = "bad registers",
+	[PD_UNWIND_STOP_ARCH] = "architecture or ABI not supported",
+};
+
+PD_EXPORT const char *pd_unwind_stop__str(int stop)
+{
+	if (stop < 0 || stop >= PD_UNWIND_STOP__NR)
+		return "unknown";
+	return stop_names[stop];
+}
+
+void pd__uw_unit_free(struct pd__uw_unit *w)
+{
+	if (!w)
+		return;
+	pd_unwinder__free(w->u);
+	pd_session__free(w->s);
+	pd_symbolizer__free(w->sym);
+	free(w);
+}
+
+struct pd__uw_unit *pd__uw_unit_new(struct pd_reader *r,
+				    const struct pd_unwind_rewrite_opts *o)
+{
+	struct pd_symbolizer_opts so = {
+		.sz = sizeof(so),
+		.symfs = o->symfs,
+		.log = o->log,
+		.log_ctx = o->log_ctx,
+		.no_debuginfod = o->no_debuginfod,
+	};
+	struct pd_session_opts xo = {
+		.sz = sizeof(xo),
+		.log = o->log,
+		.log_ctx = o->log_ctx,
+	};
+	struct pd_unwind_opts uo = {
+		.sz = sizeof(uo),
+		.max_stack = o->max_stack,
+		.no_inline = true,
+		.log = o->log,
+		.log_ctx = o->log_ctx,
+	};
+	struct pd__uw_unit *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->sym = pd_symbolizer__new(&so);
+	xo.symbolizer = w->sym;
+	if (w->sym)
+		w->s = pd_session__new(r, &xo);
+	if (w->s)
+		w->u = pd_unwinder__new(w->s, r, &uo);
+	if (!w->u) {
+		pd__uw_unit_free(w);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return w;
+}
+
+int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
+		       struct pd__uw_result *res)
+{
+	const struct pd_sample *smp = &ev->u.sample;
+	struct pd_thread *t;
+	const char *dso = NULL;
+	int n, i, k = 0;
+
+	res->nr = 0;
+	res->stop = PD_UNWIND_STOP_NONE;
+	res->n = 0;
+	res->dso = NULL;
+	t = pd_session__thread(w->s, (int32_t)smp->pid, (int32_t)smp->tid);
+	if (!t)
+		return -ENOMEM;
+	n = pd_unwinder__user_stack(w->u, t, ev, w->ips, PD_UW_MAX_STACK);
+	res->stop = pd_unwinder__stop(w->u, &dso);
+	res->dso = dso;
+	res->n = n;
+	for (i = 0; i < n; i++) {
+		/* a zero return address ends libunwind's chain: no frame */
+		if (!w->ips[i].pc)
+			continue;
+		res->ips[k++] = w->ips[i].activation ? w->ips[i].pc
+						     : w->ips[i].pc - 1;
+	}
+	res->nr = k;
+	return 0;
+}
+
+/* Records that are not samples: every unit's session sees them. */
+int pd__uw_unit_event(struct pd__uw_unit *w, const struct pd_event *ev)
+{
+	return pd_session__event(w->s, ev);
+}
+
+static bool rewrites(const struct pd_attr *a)
+{
+	uint64_t need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+
+	return (a->sample_type & need) == need;
+}
+
+PD_EXPORT bool pd_unwind_rewriter__attr(const struct pd_unwind_rewriter *rw,
+					const struct pd_attr *in,
+					struct pd_attr *out)
+{
+	*out = *in;
+	if (!rewrites(in))
+		return false;
+	out->sample_type |= PD_SAMPLE_CALLCHAIN;
+	/* the callchain now holds the user part */
+	out->flags &= ~(uint64_t)PD_ATTR_EXCLUDE_CALLCHAIN_USER;
+	if (!rw->o.keep_stack) {
+		out->sample_type &= ~(PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER);
+		out->sample_regs_user = 0;
+		out->sample_stack_user = 0;
+	}
+	return true;
+}
+
+static int add_missing(struct pd_unwind_rewriter *rw, const char *dso)
+{
+	struct pd_unwind_missing *m;
+	size_t i;
+
+	for (i = 0; i < rw->nr_missing; i++)
+		if (rw->missing[i].dso == dso ||
+		    !strcmp(rw->missing[i].dso, dso)) {
+			rw->missing[i].samples++;
+			return 0;
+		}
+	if (rw->nr_missing == rw->cap_missing) {
+		size_t cap = rw->cap_missing ? 2 * rw->cap_missing : 8;
+
+		m = realloc(rw->missing, cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		rw->missing = m;
+		rw->cap_missing = cap;
+	}
+	m = &rw->missing[rw->nr_missing];
+	m->dso = strdup(dso);
+	if (!m->dso)
+		return -ENOMEM;
+	m->samples = 1;
+	rw->nr_missing++;
+	return 0;
+}
+
+static int count(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
+		 const struct pd__uw_result *res)
+{
+	struct pd_unwind_summary *sum = &rw->sum;
+
+	if (!smp->user_regs.abi) {
+		sum->no_regs++;
+		return 0;
+	}
+	sum->samples++;
+	if (res->stop == PD_UNWIND_STOP_ROOT && res->nr > 0)
+		sum->full++;
+	else if (res->nr > 1)
+		sum->partial_why[res->stop]++, sum->partial++;
+	else
+		sum->none_why[res->stop]++, sum->none++;
+	if (res->stop == PD_UNWIND_STOP_NO_ELF && res->dso)
+		return add_missing(rw, res->dso);
+	return 0;
+}
+
+/* The callchain of the rewritten sample: kernel entries, then user. */
+static void build_chain(struct pd_unwind_rewriter *rw,
+			const struct pd_sample *smp,
+			const struct pd__uw_result *res, struct pd_sample *out)
+{
+	uint64_t nr = 0, i, k = 0;
+
+	if (smp->sample_type & PD_SAMPLE_CALLCHAIN)
+		nr = smp->callchain.nr;
+	if (res->nr <= 0) {
+		/* nothing unwound: the callchain as it was */
+		out->callchain.nr = nr;
+		out->callchain.ips = nr ? smp->callchain.ips : NULL;
+		return;
+	}
+	for (i = 0; i < nr && k < PD_UW_MAX_CHAIN - PD_UW_MAX_STACK - 1; i++) {
+		uint64_t ip;
+
+		memcpy(&ip, &smp->callchain.ips[i], sizeof(ip));
+		if (ip == PD_CONTEXT_USER)
+			break;
+		rw->chain[k++] = ip;
+	}
+	rw->chain[k++] = PD_CONTEXT_USER;
+	for (i = 0; i < (uint64_t)res->nr; i++)
+		rw->chain[k++] = res->ips[i];
+	out->callchain.nr = k;
+	out->callchain.ips = rw->chain;
+}
+
+PD_EXPORT int pd_unwind_rewriter__event(struct pd_unwind_rewriter *rw,
+					const struct pd_event *ev,
+					struct pd_sample *out)
+{
+	const struct pd__uw_result *res;
+	int err;
+
+	if (ev->type != PD_RECORD_SAMPLE)
+		return pd__uw_jobs_event(rw, ev);
+	if (!ev->evsel || !rewrites(&ev->evsel->attr) ||
+	    !pd_unwinder__wants(ev))
+		return 0;
+	err = pd__uw_jobs_sample(rw, ev, &res);
+	if (err)
+		return err;
+	err = count(rw, &ev->u.sample, res);
+	if (err)
+		return err;
+	*out = ev->u.sample;
+	build_chain(rw, &ev->u.sample, res, out);
+	out->sample_type |= PD_SAMPLE_CALLCHAIN;
+	if (!rw->o.keep_stack) {
+		out->sample_type &= ~(PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER);
+		memset(&out->user_regs, 0, sizeof(out->user_regs));
+		memset(&out->user_stack, 0, sizeof(out->user_stack));
+	}
+	return 1;
+}
+
+PD_EXPORT struct pd_unwind_rewriter *
+pd_unwind_rewriter__new(struct pd_reader *r,
+			const struct pd_unwind_rewrite_opts *opts)
+{
+	struct pd_unwind_rewriter *rw;
+
+	if (!r) {
+		errno = EINVAL;
+		return NULL;
+	}
+	rw = calloc(1, sizeof(*rw));
+	if (!rw)
+		return NULL;
+	if (opts)
+		memcpy(&rw->o, opts, opts->sz < sizeof(rw->o) ? opts->sz : sizeof(rw->o));
+	rw->o.sz = sizeof(rw->o);
+	if (rw->o.max_stack <= 0 || rw->o.max_stack > PD_UW_MAX_STACK)
+		rw->o.max_stack = DEFAULT_MAX_STACK;
+	rw->r = r;
+	rw->main = pd__uw_unit_new(r, &rw->o);
+	if (!rw->main) {
+		free(rw);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (pd__uw_jobs_start(rw)) {
+		pd_unwind_rewriter__free(rw);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return rw;
+}
+
+PD_EXPORT const struct pd_unwind_summary *
+pd_unwind_rewriter__summary(struct pd_unwind_rewriter *rw)
+{
+	rw->sum.nr_missing = rw->nr_missing;
+	rw->sum.missing = rw->missing;
+	rw->sum.threads = 1 + rw->nr_helpers;
+	return &rw->sum;
+}
+
+PD_EXPORT void pd_unwind_rewriter__free(struct pd_unwind_rewriter *rw)
+{
+	size_t i;
+
+	if (!rw)
+		return;
+	pd__uw_jobs_stop(rw);
+	pd__uw_unit_free(rw->main);
+	for (i = 0; i < rw->nr_missing; i++)
+		free((char *)rw->missing[i].dso);
+	free(rw->missing);
+	free(rw);
+}

@@ -1,0 +1,2015 @@
+// SPDX-License-Identifier: MIT
+/*
+ * DWARF unwinding of REGS_USER + STACK_USER samples with libdw's unwinder
+ * (libdwfl), keeping the rules of the unwinder Debian's perf 6.1 really
+ * uses: libunwind (`perf version --build-options` lists both, but perf's
+ * Makefile.config turns libdw unwinding off when libunwind is found, and
+ * the binary imports no dwfl_getthread_frames). From perf's
+ * util/unwind-libunwind-local.c, util/machine.c and util/evsel.c:
+ * - the first frame is the sampled ip register itself (get_entries());
+ *   each caller's pc is decremented unless unw_is_signal_frame() says
+ *   yes, which it does for the frame a signal interrupted (its registers
+ *   come from the signal context), not for the trampoline; that
+ *   decremented address is the one looked up and printed; zero addresses are skipped; at most max_stack
+ *   frames;
+ * - stack memory is what perf copied: [sp, sp + dyn_size), except that a
+ *   word ending exactly at the end is not read from it (access_mem()'s
+ *   `addr + 8 >= end`); other addresses are read from the mapped file
+ *   of the map that holds them (access_dso_mem()), or fail;
+ * - a frame is stepped from only with the unwind tables of the file
+ *   mapped at its (decremented) pc: .eh_frame_hdr or .debug_frame
+ *   (find_proc_info()); a pc with no map, no file or neither table ends
+ *   the chain after that frame;
+ * - no registers (abi 0) or an empty stack copy: no user frames
+ *   (thread__resolve_callchain_unwind()); registers without the ip or
+ *   the stack pointer: the whole callchain is dropped (get_entries()
+ *   and unw_init_remote() fail, perf script prints the sample alone).
+ *
+ * Every architecture with a register table is unwound on any host: the
+ * recording machine's perf is the one to agree with (Debian's arm64 perf
+ * 6.1 links libunwind-aarch64; perf on x86_64 says "unwind: target
+ * platform=arm64 is not supported" and prints no user frames). Its
+ * architecture's own rules are in unwind-arch.c and, for aarch64,
+ * unwind-arm64.c: libunwind's link register fallback, the leaf caller
+ * the arm64 perf adds to frame-pointer callchains, and return addresses
+ * signed by pointer authentication, which are stripped (beyond perf 6.1,
+ * whose chains end there).
+ *
+ * One Dwfl per address space (a process's maps), kept in a small LRU
+ * cache; files are reported lazily as unwinding reaches them, and a
+ * space whose reported files a later mmap overlaps is rebuilt. Where the
+ * architecture allows (x86_64), a pass's steps are taken here by the CFI
+ * rows libdw describes once per pc (unwind-row.c, run_pass()), as libdw
+ * would take them; libdw goes on from the first frame whose row or step
+ * is anything but plain.
+ */
+#include <elf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <perfdata/features.h>
+#include <perfdata/format.h>
+#include <perfdata/unwind.h>
+
+#include "base/internal.h"
+#include "session/session-internal.h"
+#include "symbols/sym-internal.h"
+#include "unwind-ahead.h"
+#include "unwind-arch.h"
+#include "unwind-arm64.h"
+#include "unwind-row.h"
+
+#define DEFAULT_MAX_STACK	127	/* perf's PERF_MAX_STACK_DEPTH */
+#define DEFAULT_MAX_CACHED	16
+#define MAX_INLINE		64
+#define MAX_STRAYS		8
+/* reads this far above the stack pointer are stack reads (8 MiB: the
+ * default stack size limit) */
+#define STACK_SLACK		(8ULL << 20)
+/* the pid libdw is told: threads are told apart by us, not by libdw */
+#define UW_TID			1
+
+/* A file reported to a space's Dwfl. */
+struct uw_mod {
+	struct pd_dso *dso;
+	uint64_t low, high;	/* addresses the module covers */
+	uint64_t bias;
+	uint64_t dw_bias;	/* libdw's, which its CFI lookups take off */
+	bool has_tables;	/* .eh_frame_hdr or .debug_frame */
+	uint64_t elf_base;	/* first PT_LOAD's page (elf_base_address()) */
+	const char *path;	/* the map's file name, interned */
+	uint64_t perf_base;	/* where perf thinks the file is, at gen */
+	uint64_t perf_base_gen;
+	const uint8_t *raw;	/* the file's bytes (libelf's mapping) */
+	size_t raw_size;
+};
+
+struct uw_ctx;
+
+/*
+ * A file libdwfl cannot take: its map lies in the span of another
+ * module, between that one's segments (on arm64, with segments aligned to
+ * 64 KiB, the kernel puts the vdso in ld.so's gap). libdwfl finds the
+ * other module at its addresses, so it is read here, as perf's
+ * access_dso_mem() reads any mapped file.
+ */
+struct uw_stray {
+	struct pd_dso *dso;
+	int fd;
+	Elf *elf;
+	const uint8_t *raw;
+	size_t raw_size;
+	Dwarf_CFI *cfi;		/* its .eh_frame's, or NULL */
+};
+
+/*
+ * What map_bias() reads of a file, read once per file: reporting a file
+ * to each process's Dwfl mapped and unmapped it for that every time
+ * (and unmapping in a process with two threads interrupts the other).
+ */
+#define UW_MAX_LOADS	16
+
+struct uw_layout {
+	struct pd_dso *dso;
+	bool elf;		/* an ELF file, else map_bias() fails */
+	bool many;		/* more PT_LOADs: map_bias() of the file */
+	uint16_t machine, type;
+	uint8_t class;
+	unsigned int nr_loads;
+	struct {
+		uint64_t offset, filesz, vaddr;
+	} loads[UW_MAX_LOADS];
+};
+
+/* An architecture's registers and the ELF header libdw picks it by. */
+struct uw_arch {
+	const struct pd_unwind_arch *a;
+	Elf *elf;
+	unsigned char ehdr[sizeof(Elf64_Ehdr)];
+};
+
+/*
+ * The CFI rows of pcs (unwind-row.c), kept per space by pc and per file
+ * by file-relative pc: a file's rows are the same in every process that
+ * maps it, and most of the pcs of a new process's frames (gcc's cc1, run
+ * once per compilation) are ones that an earlier process had.
+ */
+#define UW_ROWS		2048
+#define UW_FILE_ROWS	16384
+
+/*
+ * Whether the code at a pc is a signal trampoline, read from the mapped
+ * files (is_sigreturn()) and kept per space while its maps and reported
+ * files stay as they were.
+ */
+struct uw_sig {
+	uint64_t pc;
+	uint32_t epoch;		/* the space's sigs_epoch when found */
+	uint8_t state;		/* UW_SIG_* */
+};
+
+#define UW_SIG_NO	1
+#define UW_SIG_YES	2
+#define UW_SIG_FAILED	3	/* a read failed: not one */
+#define UW_SIGS		1024
+
+struct uw_space {
+	struct pd_maps *maps;	/* a reference */
+	const struct uw_arch *arch;	/* the registers it was made for */
+	uint64_t gen;		/* maps->gen when last checked */
+	Dwfl *dwfl;
+	uint64_t used;		/* LRU tick */
+	struct uw_mod *mods;
+	size_t nr_mods, cap_mods;
+	struct uw_ctx *cur;	/* the unwind under way */
+	/* by pc; emptied when a module is reported (it may change which
+	 * module holds a pc) */
+	struct pd_row_cache rows;
+	struct uw_sig *sigs;	/* UW_SIGS, valid in sigs_epoch, which */
+	uint32_t sigs_epoch;	/* moves with a reported file, and when */
+	uint64_t sigs_gen;	/* maps->gen moves from this */
+	/*
+	 * The last map looked up and the module found for it, while maps
+	 * and modules stay as they were: reads and frames come in runs
+	 * within one map.
+	 */
+	struct pd_map *hot_map;
+	uint64_t hot_gen;
+	size_t hot_nr_mods;
+	long hot_mod;		/* index into mods, or -1 */
+	bool mods_overlap;	/* two modules' ranges overlap */
+};
+
+struct uw_ctx {
+	struct pd_unwinder *u;
+	const struct pd_unwind_arch *a;	/* the sample's registers */
+	struct uw_space *sp;
+	const struct pd_sample *smp;
+	uint64_t stack_lo, stack_hi;
+	struct pd_unwind_ip *ips;
+	int n, max;
+	bool read_failed;	/* a read failed in the current step */
+	bool after_sigreturn;	/* the last frame was a signal trampoline */
+	bool read_beyond;	/* a read above the stack copy in this step */
+	enum pd_unwind_stop stop;	/* why the chain ended */
+	const char *stop_dso;	/* the file it needed, for some stops */
+	/* libunwind's guessed step (arch->guess), or a return address
+	 * stripped of its authentication code: resume libdw from it */
+	bool guessed;		/* set by frame_cb() */
+	bool resume;		/* read by set_initial_registers() */
+	/*
+	 * the resumed frame's pc is a return address: libdw, which takes
+	 * a chain's first frame for an activation, is given pc - 1 so that
+	 * it looks the tables up where it would for a caller
+	 */
+	bool resume_ret;
+	/* ... or is looked up at pc itself, as libunwind would */
+	bool resume_exact;
+	struct pd_unwind_guess g;
+	/* where the current pass of libdw started: its registers, and how
+	 * many frames it has given (see frame_regs()) */
+	uint64_t first_regs[PD_UNWIND_MAX_DWARF_REGS];
+	uint64_t first_regs_set;
+	int pass_n;
+	/*
+	 * A pass stepped here (run_pass()) that libdw goes on with: the
+	 * frame's registers and the pc libdw looks it up at, given to it as
+	 * its first frame, which frame_cb() has seen already (skip_first).
+	 */
+	bool handover;
+	bool skip_first;
+	uint64_t ho_pc;
+	uint64_t ho_regs[PD_UNWIND_MAX_DWARF_REGS];
+	uint64_t ho_set;
+};
+
+/* A frame as frame_visit() sees it: libdw's, or one stepped here. */
+struct uw_frame {
+	Dwfl_Frame *state;	/* NULL: */
+	const uint64_t *regs;	/* DWARF numbers */
+	uint64_t set;		/* bit i: regs[i] known */
+};
+
+struct pd_unwinder {
+	struct pd_session *s;
+	const struct pd_reader *r;
+	struct pd_unwind_opts o;
+	struct pd_logger log;
+	/* the recording's, and its 32-bit processes' (i386 on x86_64) */
+	struct uw_arch arch, arch32;
+	bool arch_known;
+	const char *arch_name;	/* the ARCH feature's, or machine */
+	char machine[65];	/* uname -m */
+	/* frame-pointer callchains with a leaf caller inserted */
+	uint64_t *chain;
+	size_t chain_cap;
+	/* the sample types of the evsels, together (fp_mode()) */
+	uint64_t combined_type;
+	size_t nr_evsels;
+	struct uw_stray strays[MAX_STRAYS];
+	unsigned int nr_strays;
+	struct pd_unwind_ip *ips;	/* max_stack entries */
+	struct uw_space *spaces;
+	unsigned int nr_spaces;
+	struct pd_row_cache file_rows;	/* by file: UW_FILE_ROWS */
+	struct uw_layout *layouts;
+	size_t nr_layouts, cap_layouts;
+	uint64_t tick;
+	bool warned_arch, warned_abi, warned_regs, warned_stack;
+	bool warned_frame_reg;
+	enum pd_unwind_stop last_stop;	/* of the last user_stack() */
+	const char *last_dso;
+	/* a helper unwinding ahead (opts.jobs), started on the first
+	 * stack to unwind */
+	struct pd__uw_ahead *ahead;
+	bool ahead_tried;
+};
+
+static const char *host_arch(struct pd_unwinder *u)
+{
+	struct utsname uts;
+
+	if (uname(&uts))
+		return NULL;
+	snprintf(u->machine, sizeof(u->machine), "%s", uts.machine);
+	return u->machine;
+}
+
+/* libdw's backend is chosen by an ELF header's machine and class */
+static bool arch_init(struct uw_arch *ua, const struct pd_unwind_arch *a)
+{
+	ua->a = a;
+	if (!a)
+		return false;
+	if (a->elf_class == ELFCLASS64) {
+		Elf64_Ehdr *h = (Elf64_Ehdr *)ua->ehdr;
+
+		memcpy(h->e_ident, ELFMAG, SELFMAG);
+		h->e_ident[EI_CLASS] = ELFCLASS64;
+		h->e_ident[EI_DATA] = a->big_endian ? ELFDATA2MSB : ELFDATA2LSB;
+		h->e_ident[EI_VERSION] = EV_CURRENT;
+		h->e_type = ET_EXEC;
+		h->e_machine = a->e_machine;
+		h->e_version = EV_CURRENT;
+		h->e_ehsize = sizeof(*h);
+	} else {
+		Elf32_Ehdr *h = (Elf32_Ehdr *)ua->ehdr;
+
+		memcpy(h->e_ident, ELFMAG, SELFMAG);
+		h->e_ident[EI_CLASS] = ELFCLASS32;
+		h->e_ident[EI_DATA] = a->big_endian ? ELFDATA2MSB : ELFDATA2LSB;
+		h->e_ident[EI_VERSION] = EV_CURRENT;
+		h->e_type = ET_EXEC;
+		h->e_machine = a->e_machine;
+		h->e_version = EV_CURRENT;
+		h->e_ehsize = sizeof(*h);
+	}
+	elf_version(EV_CURRENT);
+	ua->elf = elf_memory((char *)ua->ehdr, a->elf_class == ELFCLASS64 ?
+				sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr));
+	if (!ua->elf)
+		ua->a = NULL;
+	return ua->a != NULL;
+}
+
+/*
+ * The samples' architecture: the ARCH feature, else the host's, as
+ * perf_env__arch() falls back to uname(). Looked up at the first sample,
+ * since a pipe delivers the feature as a record. NULL: not unwound.
+ */
+static const struct pd_unwind_arch *unwind_arch(struct pd_unwinder *u)
+{
+	const struct pd_features *f;
+	const char *name = NULL;
+
+	if (u->arch_known)
+		return u->arch.a;
+	u->arch_known = true;
+	f = u->r ? pd_reader__features(u->r) : NULL;
+	if (f && pd_features__has(f, PD_FEAT_ARCH) && f->arch)
+		name = f->arch;
+	else
+		name = host_arch(u);
+	u->arch_name = name;
+	if (!arch_init(&u->arch, pd__unwind_arch(name)))
+		return NULL;
+	if (u->arch.a->compat)
+		arch_init(&u->arch32, pd__unwind_arch(u->arch.a->compat));
+	return u->arch.a;
+}
+
+PD_EXPORT struct pd_unwinder *pd_unwinder__new(struct pd_session *s,
+					       const struct pd_reader *r,
+					       const struct pd_unwind_opts *opts)
+{
+	struct pd_unwinder *u;
+
+	if (!s) {
+		errno = EINVAL;
+		return NULL;
+	}
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->s = s;
+	u->r = r;
+	if (opts)
+		memcpy(&u->o, opts, opts->sz < sizeof(u->o) ? opts->sz : sizeof(u->o));
+	u->o.sz = sizeof(u->o);
+	if (u->o.max_stack <= 0)
+		u->o.max_stack = DEFAULT_MAX_STACK;
+	if (!u->o.max_cached)
+		u->o.max_cached = DEFAULT_MAX_CACHED;
+	u->log.fn = u->o.log;
+	u->log.ctx = u->o.log_ctx;
+	u->spaces = calloc(u->o.max_cached, sizeof(*u->spaces));
+	u->ips = calloc(u->o.max_stack, sizeof(*u->ips));
+	if (!u->spaces || !u->ips) {
+		free(u->spaces);
+		free(u->ips);
+		free(u);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return u;
+}
+
+static void space_clear(struct uw_space *sp)
+{
+	if (sp->dwfl)
+		dwfl_end(sp->dwfl);
+	pd__maps_put(sp->maps);
+	free(sp->mods);
+	pd__row_cache_free(&sp->rows);
+	free(sp->sigs);
+	memset(sp, 0, sizeof(*sp));
+}
+
+PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
+{
+	unsigned int i;
+
+	if (!u)
+		return;
+	pd__uw_ahead_stop(u->ahead);
+	for (i = 0; i < u->nr_spaces; i++)
+		space_clear(&u->spaces[i]);
+	for (i = 0; i < u->nr_strays; i++) {
+		if (u->strays[i].cfi)
+			dwarf_cfi_end(u->strays[i].cfi);
+		if (u->strays[i].elf)
+			elf_end(u->strays[i].elf);
+		if (u->strays[i].fd >= 0)
+			close(u->strays[i].fd);
+	}
+	free(u->spaces);
+	free(u->ips);
+	free(u->chain);
+	pd__row_cache_free(&u->file_rows);
+	free(u->layouts);
+	if (u->arch.elf)
+		elf_end(u->arch.elf);
+	if (u->arch32.elf)
+		elf_end(u->arch32.elf);
+	free(u);
+}
+
+/* ---- libdwfl callbacks ---- */
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	if (*thread_argp)
+		return 0;
+	*thread_argp = arg;
+	return UW_TID;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	*thread_argp = arg;
+	return tid == UW_TID;
+}
+
+static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr);
+static struct uw_mod *mod_of(struct uw_space *sp, Dwfl_Module *mod);
+static struct pd_map *space_map(struct uw_space *sp, uint64_t addr);
+static struct uw_mod *map_module(struct uw_ctx *c, struct pd_map *map,
+				 uint64_t addr);
+static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
+				    uint64_t addr);
+
+/* The stray file of dso, opened once; NULL when it does not open. */
+static struct uw_stray *stray_file(struct pd_unwinder *u, struct pd_dso *dso)
+{
+	struct uw_stray *st;
+	unsigned int i;
+	size_t size = 0;
+
+	for (i = 0; i < u->nr_strays; i++)
+		if (u->strays[i].dso == dso)
+			return u->strays[i].raw ? &u->strays[i] : NULL;
+	if (u->nr_strays == MAX_STRAYS)
+		return NULL;
+	st = &u->strays[u->nr_strays++];
+	memset(st, 0, sizeof(*st));
+	st->dso = dso;
+	st->fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (st->fd >= 0)
+		st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
+	if (st->elf)
+		st->raw = (const uint8_t *)elf_rawfile(st->elf, &size);
+	st->raw_size = st->raw ? size : 0;
+	if (st->raw)
+		st->cfi = dwarf_getcfi_elf(st->elf);
+	return st->raw ? st : NULL;
+}
+
+/*
+ * The file mapped at addr when libdwfl has another module there (the
+ * gap case of struct uw_stray), with the map; else NULL.
+ */
+static struct uw_stray *stray_at(struct uw_ctx *c, uint64_t addr,
+				 struct pd_map **mapp)
+{
+	struct pd_map *map = pd__maps_find(c->sp->maps, addr);
+	Dwfl_Module *mod;
+	struct uw_mod *m;
+	struct pd_dso *dso;
+
+	if (!map || map->identity || !map->path)
+		return NULL;
+	dso = pd__session_map_dso(c->u->s, map);
+	if (!dso || dso->kind != PD_DSO_ELF || !dso->runtime)
+		return NULL;
+	mod = dwfl_addrmodule(c->sp->dwfl, addr);
+	m = mod ? mod_of(c->sp, mod) : NULL;
+	if (!m || m->dso == dso)
+		return NULL;
+	*mapp = map;
+	return stray_file(c->u, dso);
+}
+
+/*
+ * perf's access_dso_mem(): a word of the file mapped at addr; 0, or -1
+ * for an address with no map. One whose map has no readable file behind
+ * it (the [stack] and [heap] maps perf records with --call-graph dwarf,
+ * anonymous memory, offsets past the file's end) reads as 0 and returns
+ * 1: access_dso_mem() returns 1, access_mem() passes it on and libunwind
+ * takes anything not negative for success.
+ */
+static int file_read(struct uw_ctx *c, uint64_t addr, uint64_t *val)
+{
+	struct pd_map *map = space_map(c->sp, addr);
+	struct uw_mod *m;
+	uint64_t off;
+
+	const uint8_t *raw = NULL;
+	size_t size = 0;
+
+	if (!map)
+		return -1;
+	m = map_module(c, map, addr);
+	off = addr - map->start + map->pgoff;
+	if (m) {
+		raw = m->raw;
+		size = m->raw_size;
+	} else {
+		struct uw_stray *st = stray_at(c, addr, &map);
+
+		raw = st ? st->raw : NULL;
+		size = st ? st->raw_size : 0;
+	}
+	if (!raw || off > size || size - off < sizeof(*val)) {
+		*val = 0;
+		return 1;
+	}
+	memcpy(val, raw + off, sizeof(*val));
+	return 0;
+}
+
+/* perf's access_mem(): the stack copy, else the mapped files (above) */
+static int perf_access_mem(struct uw_ctx *c, uint64_t addr, uint64_t *val)
+{
+	if (addr + sizeof(*val) < addr)
+		return -1;
+	if (addr < c->stack_lo || addr + sizeof(*val) >= c->stack_hi) {
+		/* the caller's frame lies past what perf copied */
+		if (addr >= c->stack_lo && addr - c->stack_lo < STACK_SLACK)
+			c->read_beyond = true;
+		return file_read(c, addr, val);
+	}
+	memcpy(val, (const uint8_t *)c->smp->user_stack.data +
+		    (addr - c->stack_lo), sizeof(*val));
+	return 0;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	struct uw_space *sp = arg;
+	uint64_t val;
+
+	if (perf_access_mem(sp->cur, addr, &val) < 0) {
+		sp->cur->read_failed = true;
+		return false;
+	}
+	*result = val;
+	return true;
+}
+
+/*
+ * The registers and pc a pass starts from: a handed over frame's, a
+ * guessed frame's, or the sample's. Only the registers the sample has:
+ * libdw fails a frame that needs another one, as libunwind's access_reg()
+ * does. False when the sample has no ip.
+ */
+static bool pass_start(struct uw_ctx *c, uint64_t *regs, uint64_t *set,
+		       uint64_t *pc)
+{
+	const struct pd_unwind_arch *a = c->a;
+	uint64_t val;
+	unsigned int i;
+
+	*set = 0;
+	if (c->handover) {
+		memcpy(regs, c->ho_regs, sizeof(c->ho_regs));
+		*set = c->ho_set;
+		*pc = c->ho_pc;
+		return true;
+	}
+	c->first_regs_set = 0;
+	for (i = 0; i < a->nr_dwarf; i++) {
+		if (c->resume) {
+			if (!(c->g.new_regs_set & (1ULL << i)))
+				continue;
+			val = c->g.new_regs[i];
+		} else if (a->perf_reg[i] < 0 ||
+			   pd__unwind_reg(&c->smp->user_regs, a->perf_reg[i],
+					  &val)) {
+			continue;
+		}
+		regs[i] = val;
+		*set |= 1ULL << i;
+		c->first_regs[i] = val;
+	}
+	c->first_regs_set = *set;
+	if (c->resume) {
+		*pc = c->resume_ret ? c->g.new_pc - 1 : c->g.new_pc;
+		return true;
+	}
+	return !pd__unwind_reg(&c->smp->user_regs, a->perf_ip, pc);
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct uw_space *sp = arg;
+	struct uw_ctx *c = sp->cur;
+	uint64_t regs[PD_UNWIND_MAX_DWARF_REGS], set, pc;
+	unsigned int i;
+
+	if (!pass_start(c, regs, &set, &pc))
+		return false;
+	for (i = 0; i < c->a->nr_dwarf; i++) {
+		Dwarf_Word w = regs[i];
+
+		if ((set & (1ULL << i)) &&
+		    !dwfl_thread_state_registers(thread, (int)i, 1, &w))
+			return false;
+	}
+	dwfl_thread_state_register_pc(thread, pc);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* CFI only from the files themselves, as perf's libunwind reads it */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name,
+			const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	return -1;
+}
+
+/*
+ * Every file is reported with its descriptor (the symbolizer found it),
+ * so libdwfl never looks for one: not by build id, and not through its
+ * own debuginfod client, which would fetch behind --no-debuginfod's
+ * back (debuginfod.c is the one place that fetches).
+ */
+static int no_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		  Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	return -1;
+}
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = no_elf,
+	.find_debuginfo = no_debuginfo,
+};
+
+/* ---- address spaces ---- */
+
+static bool file_has_section(const char *path, const char *name)
+{
+	bool ret = false;
+	Elf *elf;
+	int fd;
+
+	if (!path)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf)
+		ret = sym_elf__has_section(elf, name, 0);
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/* What map_bias() needs of elf into *l; false for a file without it. */
+static bool read_layout(Elf *elf, struct uw_layout *l)
+{
+	GElf_Ehdr eh;
+	size_t i, phnum;
+
+	l->elf = false;
+	l->many = false;
+	l->nr_loads = 0;
+	if (!elf || !gelf_getehdr(elf, &eh))
+		return false;
+	l->machine = eh.e_machine;
+	l->class = eh.e_ident[EI_CLASS];
+	l->type = eh.e_type;
+	if (eh.e_type != ET_EXEC && elf_getphdrnum(elf, &phnum))
+		return false;
+	for (i = 0; eh.e_type != ET_EXEC && i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (l->nr_loads == UW_MAX_LOADS) {
+			l->many = true;
+			return false;
+		}
+		l->loads[l->nr_loads].offset = ph.p_offset;
+		l->loads[l->nr_loads].filesz = ph.p_filesz;
+		l->loads[l->nr_loads].vaddr = ph.p_vaddr;
+		l->nr_loads++;
+	}
+	l->elf = true;
+	return true;
+}
+
+/*
+ * The load bias of the file mapped by map: the file offset pgoff lies in
+ * one PT_LOAD, whose vaddr - offset says where the file's addresses are.
+ * ET_EXEC files are at their own addresses. -1 (false) when no segment
+ * holds pgoff or the file is for another machine.
+ */
+static bool layout_bias(const struct pd_unwind_arch *a,
+			const struct uw_layout *l, const struct pd_map *map,
+			uint64_t *bias)
+{
+	unsigned int i;
+
+	if (!l->elf || l->machine != a->e_machine || l->class != a->elf_class)
+		return false;
+	if (l->type == ET_EXEC) {
+		*bias = 0;
+		return true;
+	}
+	for (i = 0; i < l->nr_loads; i++) {
+		uint64_t off = l->loads[i].offset & ~(uint64_t)0xfff;
+
+		if (map->pgoff < off ||
+		    map->pgoff >= l->loads[i].offset + l->loads[i].filesz)
+			continue;
+		*bias = map->start - map->pgoff -
+			(l->loads[i].vaddr - l->loads[i].offset);
+		return true;
+	}
+	return false;
+}
+
+static bool map_bias(const struct pd_unwind_arch *a, Elf *elf,
+		     const struct pd_map *map, uint64_t *bias)
+{
+	GElf_Ehdr eh;
+	size_t i, phnum;
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != a->e_machine ||
+	    eh.e_ident[EI_CLASS] != a->elf_class)
+		return false;
+	if (eh.e_type == ET_EXEC) {
+		*bias = 0;
+		return true;
+	}
+	if (elf_getphdrnum(elf, &phnum))
+		return false;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		uint64_t off;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		off = ph.p_offset & ~(uint64_t)0xfff;
+		if (map->pgoff < off || map->pgoff >= ph.p_offset + ph.p_filesz)
+			continue;
+		*bias = map->start - map->pgoff - (ph.p_vaddr - ph.p_offset);
+		return true;
+	}
+	return false;
+}
+
+/* dso's layout, read when first asked for; NULL without memory. */
+static const struct uw_layout *dso_layout(struct pd_unwinder *u,
+					  struct pd_dso *dso)
+{
+	struct uw_layout *l;
+	Elf *elf = NULL;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < u->nr_layouts; i++)
+		if (u->layouts[i].dso == dso)
+			return &u->layouts[i];
+	if (u->nr_layouts == u->cap_layouts) {
+		size_t cap = u->cap_layouts ? 2 * u->cap_layouts : 16;
+		struct uw_layout *v = realloc(u->layouts, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		u->layouts = v;
+		u->cap_layouts = cap;
+	}
+	l = &u->layouts[u->nr_layouts++];
+	l->dso = dso;
+	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	read_layout(elf, l);
+	elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return l;
+}
+
+/* map_bias() of the file dso, from its layout when it has one */
+static bool dso_bias(struct pd_unwinder *u, const struct pd_unwind_arch *a,
+		     struct pd_dso *dso, const struct pd_map *map,
+		     uint64_t *bias)
+{
+	const struct uw_layout *l = dso_layout(u, dso);
+	bool ret = false;
+	Elf *elf;
+	int fd;
+
+	if (l && !l->many)
+		return layout_bias(a, l, map, bias);
+	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf)
+		ret = map_bias(a, elf, map, bias);
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/* perf's elf_base_address(): the first PT_LOAD's vaddr, page aligned */
+static uint64_t first_load_page(Elf *elf)
+{
+	size_t i, phnum;
+
+	if (elf_getphdrnum(elf, &phnum))
+		return 0;
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			return ph.p_vaddr & ~(uint64_t)4095;
+	}
+	return 0;
+}
+
+static struct uw_mod *mod_of(struct uw_space *sp, Dwfl_Module *mod)
+{
+	void **userdata;
+
+	if (!dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL,
+			      NULL))
+		return NULL;
+	/* an index + 1 into sp->mods: the array moves as it grows */
+	return *userdata ? &sp->mods[(uintptr_t)*userdata - 1] : NULL;
+}
+
+/* The map holding addr, or NULL. */
+static struct pd_map *space_map(struct uw_space *sp, uint64_t addr)
+{
+	struct pd_map *map = sp->hot_map;
+
+	if (map && sp->hot_gen == sp->maps->gen && addr >= map->start &&
+	    addr < map->end)
+		return map;
+	map = pd__maps_find(sp->maps, addr);
+	if (map) {
+		sp->hot_map = map;
+		sp->hot_gen = sp->maps->gen;
+		sp->hot_mod = -1;
+	}
+	return map;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * map_module()'s answer again, for addr in the hot map: the module it
+ * found there last, when no module was reported since and none overlaps
+ * another (then the Dwfl finds that one for every address in its range).
+ */
+static struct uw_mod *hot_module(struct uw_space *sp, struct pd_map *map,
+				 uint64_t addr)
+{
+	struct uw_mod *m;
+
+	if (map != sp->hot_map || sp->hot_gen != sp->maps->gen ||
+	    sp->hot_mod < 0 || sp->hot_nr_mods != sp->nr_mods ||
+	    sp->mods_overlap)
+		return NULL;
+	m = &sp->mods[sp->hot_mod];
+	return addr >= m->low && addr < m->high ? m : NULL;
+}
+
+/*
+ * The reported file holding addr (in map), reported now if needed; NULL
+ * when the map has no file, or the file no usable ELF image.
+ */
+static struct uw_mod *map_module(struct uw_ctx *c, struct pd_map *map,
+				 uint64_t addr)
+{
+	struct uw_mod *m = hot_module(c->sp, map, addr);
+
+	if (m)
+		return m;
+	m = report_module(c, map, addr);
+	if (m && map == c->sp->hot_map && c->sp->hot_gen == c->sp->maps->gen) {
+		c->sp->hot_mod = m - c->sp->mods;
+		c->sp->hot_nr_mods = c->sp->nr_mods;
+	}
+	return m;
+}
+
+/* As map_module(), for the map holding addr; NULL too without one. */
+static struct uw_mod *space_module(struct uw_ctx *c, uint64_t addr)
+{
+	struct pd_map *map = space_map(c->sp, addr);
+
+	return map ? map_module(c, map, addr) : NULL;
+}
+
+static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
+				    uint64_t addr)
+{
+	struct uw_space *sp = c->sp;
+	struct pd_unwinder *u = c->u;
+	struct uw_mod *m;
+	Dwfl_Module *mod;
+	struct pd_dso *dso;
+	uint64_t bias;
+	Dwarf_Addr low, high;
+	Elf *elf;
+	size_t i;
+	int fd;
+
+	if (map->identity || !map->path)
+		return NULL;
+	dso = pd__session_map_dso(u->s, map);
+	if (!dso || dso->kind != PD_DSO_ELF || !dso->runtime)
+		return NULL;
+	mod = dwfl_addrmodule(sp->dwfl, addr);
+	if (mod) {
+		m = mod_of(sp, mod);
+		return m && m->dso == dso ? m : NULL;
+	}
+	if (sp->nr_mods == sp->cap_mods) {
+		size_t cap = sp->cap_mods ? sp->cap_mods * 2 : 16;
+		struct uw_mod *v = realloc(sp->mods, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		sp->mods = v;
+		sp->cap_mods = cap;
+	}
+	if (!dso_bias(u, c->a, dso, map, &bias))
+		return NULL;
+	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	dwfl_report_begin_add(sp->dwfl);
+	/* libdwfl takes fd */
+	mod = dwfl_report_elf(sp->dwfl, map->name, dso->runtime, fd, bias, true);
+	dwfl_report_end(sp->dwfl, NULL, NULL);
+	if (!mod) {
+		close(fd);
+		return NULL;
+	}
+	m = &sp->mods[sp->nr_mods];
+	memset(m, 0, sizeof(*m));
+	m->dso = dso;
+	m->bias = bias;
+	m->path = map->path;
+	dwfl_module_info(mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
+	m->low = low;
+	m->high = high;
+	elf = dwfl_module_getelf(mod, &low);
+	m->dw_bias = low;
+	if (elf) {
+		size_t size = 0;
+
+		m->raw = (const uint8_t *)elf_rawfile(elf, &size);
+		m->raw_size = m->raw ? size : 0;
+		m->elf_base = first_load_page(elf);
+		m->has_tables = sym_elf__has_section(elf, ".eh_frame_hdr", 0) ||
+				sym_elf__has_section(elf, ".debug_frame", 0) ||
+				(dso->symsrc && strcmp(dso->symsrc, dso->runtime) &&
+				 file_has_section(dso->symsrc, ".debug_frame"));
+	}
+	{
+		void **userdata;
+
+		dwfl_module_info(mod, &userdata, NULL, NULL, NULL, NULL, NULL,
+				 NULL);
+		*userdata = (void *)(uintptr_t)(sp->nr_mods + 1);
+	}
+	for (i = 0; i < sp->nr_mods; i++)
+		if (max_u64(m->low, sp->mods[i].low) <
+		    min_u64(m->high, sp->mods[i].high))
+			sp->mods_overlap = true;
+	sp->nr_mods++;
+	pd__row_cache_clear(&sp->rows);
+	sp->sigs_epoch++;
+	if (addr < m->low || addr >= m->high || dwfl_addrmodule(sp->dwfl, addr) != mod)
+		return NULL;
+	return m;
+}
+
+/*
+ * Whether what the space reported still describes maps: perf records no
+ * munmap, so maps change by new mmaps only, and a module is stale once a
+ * map of another file (or of the same file elsewhere) overlaps it.
+ */
+static bool space_current(struct pd_unwinder *u, struct uw_space *sp)
+{
+	struct pd_maps *maps = sp->maps;
+	size_t i, j;
+
+	if (sp->gen == maps->gen)
+		return true;
+	for (i = 0; i < sp->nr_mods; i++) {
+		const struct uw_mod *m = &sp->mods[i];
+
+		for (j = 0; j < maps->nr; j++) {
+			struct pd_map *map = &maps->v[j];
+			struct pd_dso *dso;
+
+			if (map->end <= m->low || map->start >= m->high)
+				continue;
+			/*
+			 * No file: space_module() answers NULL for its
+			 * addresses before asking the Dwfl, and frames there
+			 * are never stepped by libdw, so the module stays
+			 * good (a library's .bss map overlaps its module, and
+			 * the maps' gen moves with every mmap anywhere).
+			 */
+			if (map->identity || !map->path)
+				continue;
+			dso = pd__session_map_dso(u->s, map);
+			if (dso != m->dso)
+				return false;
+		}
+	}
+	sp->gen = maps->gen;
+	return true;
+}
+
+static struct uw_space *space_get(struct pd_unwinder *u, struct pd_maps *maps,
+				  const struct uw_arch *arch)
+{
+	struct uw_space *sp = NULL;
+	unsigned int i;
+
+	for (i = 0; i < u->nr_spaces; i++)
+		if (u->spaces[i].maps == maps && u->spaces[i].arch == arch) {
+			sp = &u->spaces[i];
+			break;
+		}
+	if (sp && !space_current(u, sp))
+		space_clear(sp);
+	else if (sp)
+		goto out;
+	if (!sp && u->nr_spaces < u->o.max_cached) {
+		sp = &u->spaces[u->nr_spaces++];
+	} else if (!sp) {
+		sp = &u->spaces[0];
+		for (i = 1; i < u->nr_spaces; i++)
+			if (u->spaces[i].used < sp->used)
+				sp = &u->spaces[i];
+		space_clear(sp);
+	}
+	sp->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!sp->dwfl)
+		return NULL;
+	if (!dwfl_attach_state(sp->dwfl, arch->elf, UW_TID, &thread_callbacks,
+			       sp)) {
+		dwfl_end(sp->dwfl);
+		sp->dwfl = NULL;
+		return NULL;
+	}
+	sp->maps = pd__maps_get(maps);
+	sp->arch = arch;
+	sp->gen = maps->gen;
+out:
+	sp->used = ++u->tick;
+	return sp;
+}
+
+/* ---- unwinding ---- */
+
+/* libunwind's unw_is_signal_frame(): the code at pc is sigreturn */
+static bool is_sigreturn(struct uw_ctx *c, uint64_t pc)
+{
+	const struct pd_unwind_arch *a = c->a;
+	uint8_t code[16];
+	size_t i;
+
+	if (!a->sigreturn_len || a->sigreturn_len > sizeof(code))
+		return false;
+	for (i = 0; i < a->sigreturn_len; i += 8) {
+		Dwarf_Word w;
+
+		if (!memory_read(NULL, pc + i, &w, c->sp))
+			return false;
+		memcpy(code + i, &w, sizeof(w));
+	}
+	return !memcmp(code, a->sigreturn, a->sigreturn_len);
+}
+
+/*
+ * Whether reads of [addr, addr + len) go to the mapped files whatever
+ * the sample's stack copy: below the stack pointer, or above what the
+ * copy and its slack (perf_access_mem()) can reach.
+ */
+static bool reads_files_only(const struct uw_ctx *c, uint64_t addr,
+			     uint64_t len)
+{
+	uint64_t top = c->stack_lo + STACK_SLACK;
+
+	if (addr + len < addr)
+		return false;
+	if (addr + len <= c->stack_lo)
+		return true;
+	return top > c->stack_lo && c->stack_hi <= top && addr >= top;
+}
+
+/*
+ * is_sigreturn() for a frame, from the space's cache when the answer
+ * cannot depend on the sample: its reads, their failure included
+ * (c->read_failed), are the same while maps and reported files are.
+ */
+static bool frame_is_sigreturn(struct uw_ctx *c, uint64_t pc)
+{
+	struct uw_space *sp = c->sp;
+	struct uw_sig *e;
+	bool failed = c->read_failed, ret;
+
+	if (!reads_files_only(c, pc, 16))
+		return is_sigreturn(c, pc);
+	if (!sp->sigs) {
+		sp->sigs = calloc(UW_SIGS, sizeof(*sp->sigs));
+		if (!sp->sigs)
+			return is_sigreturn(c, pc);
+		sp->sigs_gen = sp->maps->gen;
+	}
+	if (sp->sigs_gen != sp->maps->gen) {
+		sp->sigs_epoch++;
+		sp->sigs_gen = sp->maps->gen;
+	}
+	e = &sp->sigs[((pc * 0x9e3779b97f4a7c15ULL) >> 32) % UW_SIGS];
+	if (e->state && e->pc == pc && e->epoch == sp->sigs_epoch) {
+		if (e->state == UW_SIG_FAILED)
+			c->read_failed = true;
+		return e->state == UW_SIG_YES;
+	}
+	c->read_failed = false;
+	ret = is_sigreturn(c, pc);
+	/* the answer as the files now reported give it */
+	e->pc = pc;
+	e->epoch = sp->sigs_epoch;
+	e->state = c->read_failed ? UW_SIG_FAILED : ret ? UW_SIG_YES : UW_SIG_NO;
+	c->read_failed = c->read_failed || failed;
+	return ret;
+}
+
+/*
+ * Whether perf's libunwind finds the unwind table entries of module m.
+ * read_unwind_spec_eh_frame() takes the file's load address to be the
+ * lowest start of any map of the same file in the process, less
+ * elf_base_address(). perf keeps the maps of a process's previous image
+ * across exec, so a file the old image mapped lower (libc, ld.so after a
+ * fork and exec) gets a wrong base: the table lookup then misses and
+ * libunwind falls back to frame-pointer guessing.
+ */
+static bool perf_finds_tables(struct uw_space *sp, struct uw_mod *m)
+{
+	size_t i;
+
+	if (m->perf_base_gen != sp->maps->gen) {
+		uint64_t lo = UINT64_MAX;
+
+		for (i = 0; i < sp->maps->nr; i++)
+			if (sp->maps->v[i].path == m->path &&
+			    sp->maps->v[i].start < lo)
+				lo = sp->maps->v[i].start;
+		m->perf_base = lo - m->elf_base;
+		m->perf_base_gen = sp->maps->gen;
+	}
+	return m->perf_base == m->bias;
+}
+
+/* The call frame information for addr (libunwind's lookup), or NULL */
+static Dwarf_Frame *cfi_frame(struct uw_space *sp, uint64_t addr)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, addr);
+	Dwarf_Frame *frame;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias;
+
+	if (!mod)
+		return NULL;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (cfi && !dwarf_cfi_addrframe(cfi, addr - bias, &frame))
+		return frame;
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (cfi && !dwarf_cfi_addrframe(cfi, addr - bias, &frame))
+		return frame;
+	return NULL;
+}
+
+/*
+ * The CFI row at addr as libdw finds it (the module it has there), from
+ * the space's cache, the file's, or libdw (then kept in both); in *tmp
+ * when there is no memory for them.
+ */
+static const struct pd_row *space_row(struct pd_unwinder *u,
+				      struct uw_space *sp, uint64_t addr,
+				      struct pd_row *tmp)
+{
+	const struct pd_unwind_arch *a = sp->arch->a;
+	struct pd_row *row = pd__row_slot(&sp->rows, UW_ROWS, NULL, addr);
+	struct pd_row *fr = NULL;
+	Dwfl_Module *mod;
+	Dwarf_Frame *frame;
+	struct uw_mod *m;
+	uint64_t rel = 0;
+
+	if (row && row->state != PD_ROW_EMPTY && row->addr == addr)
+		return row;
+	if (!row)
+		row = tmp;
+	mod = dwfl_addrmodule(sp->dwfl, addr);
+	m = mod ? mod_of(sp, mod) : NULL;
+	if (m && m->dso) {
+		rel = addr - m->dw_bias;
+		fr = pd__row_slot(&u->file_rows, UW_FILE_ROWS, m->dso, rel);
+		if (fr && fr->state != PD_ROW_EMPTY && fr->file == m->dso &&
+		    fr->addr == rel) {
+			*row = *fr;
+			goto out;
+		}
+	}
+	frame = cfi_frame(sp, addr);
+	pd__row_parse(frame, a->cfi_rows ? a->nr_dwarf : 0, a->dwarf_ra, row);
+	free(frame);
+	if (fr) {
+		*fr = *row;
+		fr->file = m->dso;
+		fr->addr = rel;
+	}
+out:
+	row->file = NULL;
+	row->addr = addr;
+	return row;
+}
+
+/*
+ * Whether an FDE covers addr, and whether the frame at addr ends the
+ * chain by its tables: its return address column says "undefined"
+ * (glibc's _start, clone3) or there is no FDE. libdw also ends a chain
+ * at a return address that reads as 0; libunwind does not, it gives that
+ * frame (printed as ffffffffffffffff) and stops after it. Both are asked
+ * of every frame: the answers come with the rows.
+ */
+static bool has_fde(struct pd_unwinder *u, struct uw_space *sp, uint64_t addr)
+{
+	struct pd_row tmp;
+
+	return space_row(u, sp, addr, &tmp)->fde;
+}
+
+static bool ra_undefined(struct pd_unwinder *u, struct uw_space *sp,
+			 uint64_t addr)
+{
+	struct pd_row tmp;
+
+	return space_row(u, sp, addr, &tmp)->ra_undef;
+}
+
+static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
+{
+	return perf_access_mem(ctx, addr, val);
+}
+
+static void warn_frame_reg(struct pd_unwinder *u)
+{
+	if (!u->warned_frame_reg)
+		pd__warn(&u->log, "DWARF unwinding: elfutils older than 0.188 does not give a frame's registers, so a chain ends at a frame without unwind tables that is not its first (perf's libunwind guesses on): user stacks may be shorter than perf's");
+	u->warned_frame_reg = true;
+}
+
+bool pd__unwinder_warned_frame_reg(const struct pd_unwinder *u)
+{
+	return u->warned_frame_reg;
+}
+
+/*
+ * The registers libdw knows at a frame, into g. dwfl_frame_reg() came
+ * with elfutils 0.188; before it, libdw tells the registers of no frame,
+ * and those known are the ones the current pass started from (the
+ * sample's, or a guessed frame's), for its first frame only. A later
+ * frame then has none, and libunwind's guess cannot step from it: the
+ * chain ends there, where perf's goes on (said once).
+ */
+static void frame_regs(struct uw_ctx *c, const struct uw_frame *f)
+{
+	unsigned int i;
+
+#ifdef HAVE_DWFL_FRAME_REG
+	for (i = 0; i < c->a->nr_dwarf; i++) {
+		Dwarf_Word w;
+
+		if (!f->state) {
+			if (f->set & (1ULL << i)) {
+				c->g.regs[i] = f->regs[i];
+				c->g.regs_set |= 1ULL << i;
+			}
+		} else if (!dwfl_frame_reg(f->state, i, &w)) {
+			c->g.regs[i] = w;
+			c->g.regs_set |= 1ULL << i;
+		}
+	}
+#else
+	(void)f;
+	if (c->pass_n == 1) {
+		for (i = 0; i < c->a->nr_dwarf; i++)
+			c->g.regs[i] = c->first_regs[i];
+		c->g.regs_set = c->first_regs_set;
+		return;
+	}
+	warn_frame_reg(c->u);
+#endif
+}
+
+/* libunwind's step without tables, from the frame at pc */
+static void guess_step(struct uw_ctx *c, const struct uw_frame *f,
+		       uint64_t pc)
+{
+	const struct pd_unwind_arch *a = c->a;
+
+	if (!a->guess)
+		return;
+	memset(&c->g, 0, sizeof(c->g));
+	c->g.pc = pc;
+	c->g.read = guess_read;
+	c->g.ctx = c;
+	c->g.first = c->n == 1;
+	frame_regs(c, f);
+	c->guessed = a->guess(&c->g);
+	c->resume_ret = c->g.new_pc_is_return;
+	c->resume_exact = c->g.new_pc_exact;
+}
+
+/* libunwind's step from a signal trampoline's frame at pc (arch->sigframe) */
+static void sigframe_step(struct uw_ctx *c, const struct uw_frame *f,
+			  uint64_t pc)
+{
+	memset(&c->g, 0, sizeof(c->g));
+	c->g.pc = pc;
+	c->g.read = guess_read;
+	c->g.ctx = c;
+	frame_regs(c, f);
+	c->guessed = c->a->sigframe(&c->g);
+	c->resume_ret = false;
+	c->resume_exact = c->g.new_pc_exact;
+	if (!c->guessed)
+		c->stop = PD_UNWIND_STOP_MEMORY;
+}
+
+/*
+ * A return address signed by pointer authentication, without its code:
+ * the address below the user space VA size (48 bits), or 52 for a
+ * process that asked for larger addresses, where a map holds it; pc
+ * itself otherwise (unsigned, or nothing there either way).
+ */
+static uint64_t strip_pac(struct uw_ctx *c, uint64_t pc)
+{
+	unsigned int bits = c->a->pac_va_bits;
+	uint64_t s;
+
+	if (!bits || !(pc >> bits))
+		return pc;
+	s = pd__unwind_strip_pac(pc, bits);
+	if (pd__maps_find(c->sp->maps, s))
+		return s;
+	s = pd__unwind_strip_pac(pc, 52);
+	if (s != pc && pd__maps_find(c->sp->maps, s))
+		return s;
+	return pc;
+}
+
+/*
+ * libdw's frame at state came with a signed return address: go on from
+ * the same frame, its registers as libdw has them, at the address
+ * stripped (libdw cannot be told a frame's pc).
+ */
+static int resume_stripped(struct uw_ctx *c, const struct uw_frame *f,
+			   uint64_t pc)
+{
+	unsigned int i;
+
+	memset(&c->g, 0, sizeof(c->g));
+	frame_regs(c, f);
+	for (i = 0; i < c->a->nr_dwarf; i++)
+		c->g.new_regs[i] = c->g.regs[i];
+	c->g.new_regs_set = c->g.regs_set;
+	c->g.new_pc = pc;
+	c->guessed = true;
+	c->resume_ret = true;
+	c->resume_exact = false;
+	return DWARF_CB_ABORT;
+}
+
+/* Why a frame at addr cannot be stepped from: its map, file or tables. */
+static void no_tables(struct uw_ctx *c, uint64_t addr, const struct uw_mod *m)
+{
+	struct pd_map *map = pd__maps_find(c->sp->maps, addr);
+	struct pd_dso *dso;
+
+	c->stop_dso = NULL;
+	if (m) {
+		c->stop = PD_UNWIND_STOP_NO_CFI;
+		c->stop_dso = m->dso && m->path ? m->path : NULL;
+		return;
+	}
+	if (!map) {
+		c->stop = PD_UNWIND_STOP_NO_MAP;
+		return;
+	}
+	c->stop_dso = map->name;
+	if (map->identity || !map->path) {
+		/* anonymous or JIT code: no file to read tables from */
+		c->stop = PD_UNWIND_STOP_NO_FILE;
+		return;
+	}
+	dso = pd__session_map_dso(c->u->s, map);
+	if (!dso || dso->kind != PD_DSO_ELF || !dso->runtime)
+		c->stop = PD_UNWIND_STOP_NO_ELF;
+	else
+		c->stop = PD_UNWIND_STOP_NO_CFI;	/* unreadable, other machine */
+}
+
+/*
+ * One frame of a pass at pc (as libdw has it): into c->ips, and whether
+ * the pass may step from it (DWARF_CB_OK) or ends here.
+ */
+static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
+		       uint64_t pc)
+{
+	struct pd_unwind_ip *ip;
+	struct uw_mod *m;
+	uint64_t at;
+	bool sig;
+
+	c->pass_n++;
+	if (c->pass_n == 1 && c->resume_ret)
+		pc++;	/* given to libdw as pc - 1 */
+	else if (c->pass_n > 1 && strip_pac(c, pc) != pc)
+		return resume_stripped(c, f, strip_pac(c, pc));
+	ip = &c->ips[c->n];
+	ip->pc = pc;
+	/*
+	 * perf asks unw_is_signal_frame() of each frame after stepping to
+	 * it, and libunwind answers yes for the frame whose registers came
+	 * from a signal context: the one the signal interrupted, an exact
+	 * pc; the trampoline itself is decremented like a return address.
+	 */
+	sig = frame_is_sigreturn(c, pc);
+	ip->activation = c->n == 0 || (c->a->sigframe ? sig : c->after_sigreturn);
+	c->after_sigreturn = sig;
+	c->n++;
+	if (c->n >= c->max) {
+		c->stop = PD_UNWIND_STOP_MAX;
+		return DWARF_CB_ABORT;
+	}
+	if (sig && c->a->sigframe) {
+		sigframe_step(c, f, pc);
+		return DWARF_CB_ABORT;
+	}
+	/* where libunwind looks the frame's tables up (as libdw does) */
+	at = ip->activation || (c->pass_n == 1 && c->resume_exact) ? pc : pc - 1;
+	/* the next step needs this frame's unwind tables (find_proc_info) */
+	m = space_module(c, at);
+	if (!m || !m->has_tables) {
+		no_tables(c, at, m);
+		/*
+		 * libunwind on aarch64 falls back to the link register
+		 * whatever failed (on x86_64 only a missing table entry
+		 * does); a pc outside every map it first replaces with
+		 * the link register, then steps: not reproduced
+		 */
+		if (c->a->guess_any_failure && c->stop != PD_UNWIND_STOP_NO_MAP)
+			guess_step(c, f, pc);
+		return DWARF_CB_ABORT;
+	}
+	c->read_failed = false;
+	c->read_beyond = false;
+	c->stop = PD_UNWIND_STOP_NO_CFI;	/* unless libdw steps on */
+	/*
+	 * Tables perf misreads, or without an entry for pc: libunwind
+	 * guesses the caller from the frame pointer, and so do we, then
+	 * resume with libdw from the guessed frame.
+	 */
+	if (!perf_finds_tables(c->sp, m) || !has_fde(c->u, c->sp, at)) {
+		guess_step(c, f, pc);
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct uw_ctx *c = arg;
+	struct uw_frame f = { .state = state };
+	Dwarf_Addr pc;
+
+	/* a handed over pass starts at a frame run_pass() has seen */
+	if (c->skip_first) {
+		c->skip_first = false;
+		return DWARF_CB_OK;
+	}
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	return frame_visit(c, &f, pc);
+}
+
+/*
+ * One pass of libdw's unwinding (what dwfl_getthread_frames() returns),
+ * its steps taken here by the CFI rows libdw gives (unwind-row.c) while
+ * they are plain; at the first step they cannot take, libdw goes on from
+ * that frame as if it had stepped to it.
+ */
+static int run_pass(struct uw_ctx *c)
+{
+	uint64_t regs[2][PD_UNWIND_MAX_DWARF_REGS] = { { 0 } };
+	uint64_t set, pc, at;
+	bool initial = true, signal = false;
+	struct pd_row_mem mem = {
+		.data = c->smp->user_stack.data,
+		.lo = c->stack_lo,
+		.hi = c->stack_hi,
+		.read = guess_read,
+		.ctx = c,
+	};
+	unsigned int cur = 0;
+	int ret;
+
+	if (!c->a->cfi_rows)
+		return dwfl_getthread_frames(c->sp->dwfl, UW_TID, frame_cb, c);
+	if (!pass_start(c, regs[0], &set, &pc))
+		return -1;
+	for (;;) {
+		struct uw_frame f = { .regs = regs[cur], .set = set };
+		const struct pd_row *row;
+		struct pd_row tmp;
+		enum pd_row_step step;
+		uint64_t new_set;
+
+		ret = frame_visit(c, &f, pc);
+		if (ret != DWARF_CB_OK)
+			return ret;
+		/* libdw's lookup: a caller's pc less one */
+		at = initial || signal ? pc : pc - 1;
+		row = space_row(c->u, c->sp, at, &tmp);
+		if (row->state != PD_ROW_PLAIN)
+			break;
+		/*
+		 * The step's reads may report a file, which marks the
+		 * space's rows empty but leaves their rules: row stays good
+		 */
+		signal = row->signal;
+		step = pd__row_step(row, regs[cur], set, &mem, regs[!cur],
+				    &new_set, &pc);
+		if (step == PD_ROW_END)
+			return 0;
+		if (step != PD_ROW_CALLER) {
+			c->read_failed = false;
+			c->read_beyond = false;
+			break;
+		}
+		cur = !cur;
+		set = new_set;
+		initial = false;
+	}
+	/* libdw steps from this frame */
+	memcpy(c->ho_regs, regs[cur], sizeof(c->ho_regs));
+	c->ho_set = set;
+	c->ho_pc = at;
+	c->handover = true;
+	c->skip_first = true;
+	ret = dwfl_getthread_frames(c->sp->dwfl, UW_TID, frame_cb, c);
+	c->handover = false;
+	c->skip_first = false;
+	return ret;
+}
+
+/*
+ * Why a chain ended where libdw stopped (ret 0: no caller, or a zero
+ * return address; -1: a step failed).
+ */
+static enum pd_unwind_stop stop_reason(const struct uw_ctx *c, int ret)
+{
+	if (c->read_beyond)
+		return PD_UNWIND_STOP_STACK;
+	if (ret == 0 || (c->guessed && !c->g.new_pc))
+		return PD_UNWIND_STOP_ROOT;
+	if (c->read_failed)
+		return PD_UNWIND_STOP_MEMORY;
+	/* a rule needing a register the sample does not have, or worse */
+	return PD_UNWIND_STOP_REGS;
+}
+
+PD_EXPORT int pd_unwinder__stop(const struct pd_unwinder *u, const char **dso)
+{
+	if (dso)
+		*dso = u->last_dso;
+	return u->last_stop;
+}
+
+PD_EXPORT bool pd_unwinder__wants(const struct pd_event *ev)
+{
+	uint64_t need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+
+	return ev->type == PD_RECORD_SAMPLE &&
+	       (ev->u.sample.sample_type & need) == need;
+}
+
+/* The frames of the helper's unwinding of ev, as ours would be; 0 when
+ * it has none. */
+static int from_helper(struct pd_unwinder *u, const struct pd_event *ev,
+		       struct pd_unwind_ip *ips, int max)
+{
+	struct pd__uw_ahead_res res;
+
+	if (!pd__uw_ahead_take(u->ahead, ev, max, &res) || res.n <= 0 ||
+	    res.n > max)
+		return 0;
+	if (res.warned_frame_reg)
+		warn_frame_reg(u);
+	memcpy(ips, res.ips, (size_t)res.n * sizeof(*ips));
+	u->last_stop = res.stop;
+	u->last_dso = res.dso ? pd__session_intern(u->s, res.dso) : NULL;
+	return res.n;
+}
+
+PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
+				      struct pd_thread *t,
+				      const struct pd_event *ev,
+				      struct pd_unwind_ip *ips, int max)
+{
+	const struct pd_sample *smp = &ev->u.sample;
+	const struct pd_unwind_arch *a;
+	const struct uw_arch *ua;
+	struct uw_ctx c = { 0 };
+	uint64_t ip, sp;
+
+	u->last_stop = PD_UNWIND_STOP_NONE;
+	u->last_dso = NULL;
+	if (max > u->o.max_stack)
+		max = u->o.max_stack;
+	if (max <= 0 || !t || !pd_unwinder__wants(ev))
+		return 0;
+	/* perf: nothing captured, nothing unwound */
+	if (!smp->user_regs.abi || !smp->user_regs.regs)
+		return 0;
+	u->last_stop = PD_UNWIND_STOP_STACK;
+	if (!smp->user_stack.dyn_size)
+		return 0;
+	if (smp->user_stack.dyn_size > smp->user_stack.size ||
+	    !smp->user_stack.data) {
+		if (!u->warned_stack)
+			pd__warn(&u->log, "user stack copy larger than the sample holds: not unwound");
+		u->warned_stack = true;
+		return 0;
+	}
+	u->last_stop = PD_UNWIND_STOP_ARCH;
+	a = unwind_arch(u);
+	if (!a) {
+		if (!u->warned_arch)
+			pd__warn(&u->log, "DWARF unwinding of %s samples is not supported: user stacks left out",
+				 u->arch_name ? u->arch_name : "unknown-architecture");
+		u->warned_arch = true;
+		return 0;
+	}
+	ua = &u->arch;
+	if (smp->user_regs.abi != a->abi && u->arch32.a &&
+	    smp->user_regs.abi == u->arch32.a->abi)
+		ua = &u->arch32;	/* a 32-bit process */
+	a = ua->a;
+	if (smp->user_regs.abi != a->abi) {
+		if (!u->warned_abi)
+			pd__warn(&u->log, "DWARF unwinding of processes with register ABI %llu in a %s recording is not supported: user stacks left out",
+				 (unsigned long long)smp->user_regs.abi, u->arch.a->name);
+		u->warned_abi = true;
+		return 0;
+	}
+	if (pd__unwind_reg(&smp->user_regs, a->perf_ip, &ip) ||
+	    pd__unwind_reg(&smp->user_regs, a->perf_sp, &sp)) {
+		if (!u->warned_regs)
+			pd__warn(&u->log, "user registers without the ip or stack pointer: callchains dropped, as perf does");
+		u->warned_regs = true;
+		u->last_stop = PD_UNWIND_STOP_REGS;
+		return -ENODATA;
+	}
+	if (!u->ahead_tried) {
+		u->ahead_tried = true;
+		u->ahead = pd__uw_ahead_start(u->s, u->r, &u->o);
+	}
+	if (u->ahead) {
+		int n = from_helper(u, ev, ips, max);
+
+		if (n > 0)
+			return n;
+	}
+	c.u = u;
+	c.a = a;
+	c.stop = PD_UNWIND_STOP_NONE;
+	c.smp = smp;
+	c.stack_lo = sp;
+	c.stack_hi = sp + smp->user_stack.dyn_size;
+	if (c.stack_hi < c.stack_lo)
+		c.stack_hi = UINT64_MAX;	/* every read goes to files */
+	c.ips = ips;
+	c.max = max;
+	c.sp = space_get(u, pd__thread_maps(t), ua);
+	if (c.sp) {
+		int ret;
+
+		c.sp->cur = &c;
+		for (;;) {
+			c.guessed = false;
+			c.pass_n = 0;
+			ret = run_pass(&c);
+			if (!c.guessed || c.n >= c.max)
+				break;
+			/*
+			 * A guessed return address of 0 (read from a map
+			 * without data) is a frame to libunwind, and the
+			 * last: nothing maps the address below it.
+			 */
+			if (!c.g.new_pc) {
+				ips[c.n].pc = 0;
+				ips[c.n].activation = false;
+				c.n++;
+				ret = 1;
+				break;
+			}
+			c.resume = true;
+		}
+		c.sp->cur = NULL;
+		/* libdw also ends a chain where a read failed: not a 0 */
+		if (!ret && c.n && c.n < c.max && !c.read_failed &&
+		    !ra_undefined(u, c.sp, ips[c.n - 1].activation ?
+					   ips[c.n - 1].pc : ips[c.n - 1].pc - 1)) {
+			ips[c.n].pc = 0;
+			ips[c.n].activation = false;
+			c.n++;
+		}
+		if (c.n >= c.max)
+			c.stop = PD_UNWIND_STOP_MAX;
+		else if (ret <= 0 || (c.guessed && !c.g.new_pc))
+			c.stop = stop_reason(&c, ret);
+	}
+	u->last_stop = c.stop;
+	u->last_dso = c.stop_dso;
+	if (!c.n) {
+		/* perf has the ip whatever the unwinder makes of it */
+		ips[0].pc = ip;
+		ips[0].activation = true;
+		c.n = 1;
+	}
+	return c.n;
+}
+
+/* One user frame and, unless no_inline, its inlined frames first. */
+static int add_user_frame(struct pd_unwinder *u, struct pd_thread *t,
+			  uint64_t ip, struct pd_frame *frames, int n, int max)
+{
+	struct pd_inline_frame inl[MAX_INLINE];
+	struct pd_frame f;
+	int k, i;
+
+	pd_session__resolve(u->s, t, PD_MISC_USER, ip, &f);
+	k = 0;
+	/* perf's append_inlines(): a frame with a map and a symbol */
+	if (!u->o.no_inline && f.has_map && f.sym && f.dso)
+		k = pd_dso__inline_frames(f.dso, f.addr, inl, MAX_INLINE);
+	if (k <= 0) {
+		if (n < max)
+			frames[n++] = f;
+		return n;
+	}
+	for (i = 0; i < k && n < max; i++) {
+		const char *name = inl[i].perf_name ? inl[i].perf_name : "??";
+
+		frames[n] = f;
+		if (strcmp(name, f.sym->name))
+			frames[n].inline_name = name;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The arm64 perf's leaf caller of a frame-pointer sample
+ * (get_leaf_frame_caller_aarch64(), perf 6.1): libunwind's first step
+ * from the registers the sample has (the link register at least; the pc,
+ * when not recorded, is the callchain's first user entry, chain_pc; the
+ * stack pointer, when not recorded, 0), reading memory as access_mem()
+ * does without a stack copy. The caller as perf prints it (decremented
+ * unless it is a signal trampoline, as get_entries() does), 0 for none.
+ */
+static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
+			       const struct pd_sample *smp, uint64_t chain_pc)
+{
+	const struct pd_unwind_arch *a = u->arch.a;
+	struct pd_cfi_regs r = { .set = 0 };
+	struct uw_ctx c = { 0 };
+	Dwarf_Frame *frame = NULL;
+	struct uw_mod *m;
+	uint64_t val, pc, lr, caller = 0;
+	unsigned int i;
+	int step;
+
+	for (i = 0; i < a->nr_dwarf; i++) {
+		if (a->perf_reg[i] < 0)
+			continue;
+		if (!pd__unwind_reg(&smp->user_regs, a->perf_reg[i], &val)) {
+			r.val[i] = val;
+			r.set |= 1ULL << i;
+		} else if (a->perf_reg[i] == a->perf_sp) {
+			r.val[i] = 0;
+			r.set |= 1ULL << i;
+		}
+	}
+	if (pd__unwind_reg(&smp->user_regs, a->perf_ip, &pc))
+		pc = chain_pc;
+	lr = r.val[a->dwarf_ra];
+	c.u = u;
+	c.a = a;
+	c.smp = smp;
+	for (i = 0; i < a->nr_dwarf; i++)
+		if (a->perf_reg[i] == a->perf_sp)
+			c.stack_lo = r.val[i];
+	/* perf's stack copy is the sample's, which has none */
+	c.stack_hi = c.stack_lo;
+	c.sp = space_get(u, pd__thread_maps(t), &u->arch);
+	if (!c.sp)
+		return 0;
+	c.sp->cur = &c;
+	/*
+	 * unw_step(): the code at pc tells a signal trampoline, whose
+	 * frame is read from the stack (not copied: no caller); a pc that
+	 * does not read is taken to be the link register
+	 */
+	if (perf_access_mem(&c, pc, &val) < 0)
+		pc = lr;
+	else if (is_sigreturn(&c, pc))
+		goto out;
+	m = space_module(&c, pc);
+	if (m && m->has_tables && perf_finds_tables(c.sp, m)) {
+		frame = cfi_frame(c.sp, pc);
+	} else if (!m) {
+		struct pd_map *map = NULL;
+		struct uw_stray *st = stray_at(&c, pc, &map);
+		uint64_t bias;
+
+		if (st && st->cfi && map_bias(a, st->elf, map, &bias) &&
+		    dwarf_cfi_addrframe(st->cfi, pc - bias, &frame))
+			frame = NULL;
+	}
+	step = pd__unwind_cfi_caller(frame, &r, guess_read, &c, &caller);
+	free(frame);
+	if (step == PD_CFI_FALLBACK)
+		caller = lr;
+	else if (step == PD_CFI_FAIL)
+		caller = 0;
+	if (caller) {
+		caller = strip_pac(&c, caller);
+		if (!is_sigreturn(&c, caller))
+			caller--;
+	}
+out:
+	c.sp->cur = NULL;
+	return caller;
+}
+
+/*
+ * Whether perf script takes the callchains for frame-pointer ones: by
+ * the sample types of all the events together (callchain_param_setup()),
+ * DWARF when they have user registers and stack, LBR with branch stacks.
+ */
+static bool fp_mode(struct pd_unwinder *u, const struct pd_sample *smp)
+{
+	uint64_t dwarf = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
+	size_t i, n = u->r ? pd_reader__nr_evsels(u->r) : 0;
+	uint64_t st;
+
+	if (n != u->nr_evsels) {
+		u->combined_type = 0;
+		for (i = 0; i < n; i++) {
+			const struct pd_evsel *e = pd_reader__evsel(u->r, i);
+
+			if (e)
+				u->combined_type |= e->attr.sample_type;
+		}
+		u->nr_evsels = n;
+	}
+	st = u->combined_type | smp->sample_type;
+	return (st & dwarf) != dwarf && !(st & PD_SAMPLE_BRANCH_STACK);
+}
+
+/*
+ * The callchain of a frame-pointer sample as the arm64 perf resolves it
+ * (thread__resolve_callchain_sample(), perf 6.1): before each entry that
+ * follows PERF_CONTEXT_USER and the sampled pc, the leaf function's
+ * caller from the link register (fp_leaf_caller()), unless it is 0 or
+ * that entry itself, and unless max_stack entries came before; the
+ * kernel's frame-pointer walk misses that caller while the leaf has not
+ * yet pushed its frame record. The sample's own registers must hold the
+ * link register (perf record adds it to -g on arm64). Returns ev, or
+ * copy with its callchain in u->chain; *added: the entries inserted.
+ */
+static const struct pd_event *with_leaf_caller(struct pd_unwinder *u,
+					       struct pd_thread *t,
+					       const struct pd_event *ev,
+					       struct pd_event *copy, int lim,
+					       int *added)
+{
+	const struct pd_sample *smp = &ev->u.sample;
+	const uint64_t *ips = smp->callchain.ips;
+	uint64_t nr = smp->callchain.nr, j, k = 0, val;
+	const struct pd_unwind_arch *a;
+	int entries = 0;
+
+	*added = 0;
+	if (!(smp->sample_type & PD_SAMPLE_CALLCHAIN) || nr < 3 || !ips)
+		return ev;
+	a = unwind_arch(u);
+	if (!a || !a->fp_leaf_caller || smp->user_regs.abi != a->abi ||
+	    pd__unwind_reg(&smp->user_regs, a->perf_reg[a->dwarf_ra], &val) ||
+	    !fp_mode(u, smp))
+		return ev;
+	/* at most one entry inserted per entry */
+	if (2 * nr > u->chain_cap) {
+		size_t cap = 2 * nr;
+		uint64_t *v = realloc(u->chain, cap * sizeof(*v));
+
+		if (!v)
+			return ev;
+		u->chain = v;
+		u->chain_cap = cap;
+	}
+	for (j = 0; j < nr; j++) {
+		if (j >= 2 && ips[j - 2] == PD_CONTEXT_USER && entries < lim) {
+			uint64_t caller = fp_leaf_caller(u, t, smp, ips[j - 1]);
+
+			if (caller && caller != ips[j]) {
+				u->chain[k++] = caller;
+				(*added)++;
+			}
+		}
+		if (ips[j] < PD_CONTEXT_MAX)
+			entries++;
+		u->chain[k++] = ips[j];
+	}
+	if (!*added)
+		return ev;
+	*copy = *ev;
+	copy->u.sample.callchain.ips = u->chain;
+	copy->u.sample.callchain.nr = k;
+	return copy;
+}
+
+PD_EXPORT int pd_unwinder__sample_frames(struct pd_unwinder *u,
+					 struct pd_thread *t,
+					 const struct pd_event *ev,
+					 struct pd_frame *frames, int max)
+{
+	struct pd_unwind_ip *ips = u->ips;
+	struct pd_event copy;
+	const struct pd_event *chain_ev;
+	int n, k, i, lim, added;
+
+	lim = max < u->o.max_stack ? max : u->o.max_stack;
+	chain_ev = with_leaf_caller(u, t, ev, &copy, lim, &added);
+	/* perf's max_stack counts the callchain's own entries */
+	n = pd_session__sample_frames(u->s, t, chain_ev, frames,
+				      lim + added < max ? lim + added : max);
+	/* perf unwinds only samples it resolves a callchain for */
+	if (n < 0 || n >= max || !pd_unwinder__wants(ev) ||
+	    !(ev->u.sample.sample_type & PD_SAMPLE_CALLCHAIN))
+		return n;
+	k = pd_unwinder__user_stack(u, t, ev, ips, u->o.max_stack);
+	for (i = 0; i < k && n < max; i++) {
+		uint64_t ip = ips[i].activation ? ips[i].pc : ips[i].pc - 1;
+
+		/* get_entries(): zero entries are skipped */
+		if (ip)
+			n = add_user_frame(u, t, ip, frames, n, max);
+	}
+	return k < 0 ? k : n;
+}
