@@ -26,7 +26,8 @@
 #include <perfdata/reader.h>
 
 #include "common/cli.h"
-#include "export.h"
+#include "export-format.h"
+#include "export-out.h"
 #include "json-decode.h"
 #include "common/json-out.h"
 

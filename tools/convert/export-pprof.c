@@ -47,6 +47,7 @@
 #include <perfdata/symbols.h>
 
 #include "common/cli.h"
+#include "export-out.h"
 #include "export-walk.h"
 #include "common/gzip-out.h"
 #include "common/intern.h"

@@ -6,7 +6,8 @@
  * fold-data.c), so what pd-fold folds and what this prints are one.
  */
 #include "common/cli.h"
-#include "export.h"
+#include "export-format.h"
+#include "export-out.h"
 
 int export_script(const struct export_opts *o)
 {

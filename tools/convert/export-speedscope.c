@@ -27,6 +27,7 @@
 #include <perfdata/format.h>
 
 #include "common/cli.h"
+#include "export-out.h"
 #include "export-walk.h"
 #include "common/intern.h"
 #include "common/json-out.h"

@@ -17,7 +17,7 @@
 #include <perfdata/reader.h>
 #include <perfdata/session.h>
 
-#include "export.h"
+#include "export-format.h"
 
 struct export_sample {
 	const struct pd_event *ev;	/* its evsel and period as delivered */
