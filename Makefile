@@ -59,7 +59,11 @@ TEST_CFLAGS := $(BASE_CFLAGS) -Ilibperfdata/include -Ilibperfdata/src -Itools \
 # opens libdebuginfod (config.mk).
 LDLIBS      := $(DEPS_LIBS) -liberty -lpthread $(if $(TOOL_LDSTATIC)$(HAVE_DEBUGINFOD),-ldl)
 
-LIB_SRCS    := $(wildcard libperfdata/src/*/*.c)
+# libperfdata/src/<layer>/, from the bottom up: a folder uses only the
+# folders before it, compat/ uses them all (docs/architecture.md; t0005
+# checks includes and symbol references)
+LIB_LAYERS  := base archives header reading tracepoints symbols session writing unwinding
+LIB_SRCS    := $(wildcard $(LIB_LAYERS:%=libperfdata/src/%/*.c))
 COMPAT_SRCS := $(wildcard compat/*.c)
 LIB_OBJS    := $(LIB_SRCS:libperfdata/src/%.c=$(B)/lib/%.o) \
                $(COMPAT_SRCS:compat/%.c=$(B)/compat/%.o)
@@ -79,8 +83,15 @@ fold_USES   := flame
 fold_INTERFACE := fold.h fold-data.h fold-cli.h fold-inline.h
 flame_INTERFACE := flame.h flame-cli.h flame-out.h
 unwind_INTERFACE := unwind-summary.h
-# every tool module but the mains: what the unit tests and fuzz targets link
-TOOL_MODS   := $(foreach d,$(TOOL_DIRS),$(call mods,$(d)))
+# A unit test or fuzz target of a tool folder names it (NAME_TESTS) and
+# links it, with what a tool of that folder links; the others test the
+# library and link it alone.
+test-flame-num_TESTS := flame
+test-htab_TESTS := common
+fuzz-flame_TESTS := flame
+fuzz-script_TESTS := fold
+folder_objs = $(if $(filter-out common,$(1)),$(call mods,$(1)) $(foreach u,$($(1)_USES),$(call mods,$(u)))) $(if $(1),$(COMMON_OBJS))
+tested_objs = $(call folder_objs,$($(1)_TESTS))
 TOOL_BINS   := $(TOOLS:%=$(B)/bin/%)
 UNIT_SRCS   := $(wildcard tests/unit/test-*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
@@ -163,9 +174,12 @@ $(B)/bin/pd-flame: $(B)/tools/flame/pd-flame.o $(FLAME_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(FLAME_LDFLAGS) -o $@ $< $(FLAME_OBJS) -lm
 
-$(B)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(STATIC_LIB) $(COMMON_OBJS) $(TOOL_MODS)
-	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(COMMON_OBJS) $(TOOL_MODS) $(STATIC_LIB) $(LDLIBS)
+define unit_rule
+$(B)/tests/$(1): tests/unit/$(1).c $(wildcard tests/unit/*.h) $(STATIC_LIB) $(call tested_objs,$(1))
+	@mkdir -p $$(@D)
+	$$(CC) $$(TEST_CFLAGS) -o $$@ $$< $(call tested_objs,$(1)) $$(STATIC_LIB) $$(LDLIBS)
+endef
+$(foreach t,$(UNIT_SRCS:tests/unit/%.c=%),$(eval $(call unit_rule,$(t))))
 
 # Programs the shell tests use as checkers.
 $(B)/tests/tools/%: tests/tools/%.c $(STATIC_LIB)
@@ -176,18 +190,23 @@ $(B)/fuzz/%.o: tests/fuzz/%.c $(wildcard tests/fuzz/*.h tools/*/*.h libperfdata/
 	@mkdir -p $(@D)
 	$(CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
-$(B)/fuzz/replay-%: $(B)/fuzz/%.o $(B)/fuzz/replay.o $(FUZZ_HELPER_OBJS) $(COMMON_OBJS) $(TOOL_MODS) $(STATIC_LIB)
-	$(CC) $(SAN) -o $@ $^ $(LDLIBS)
+define fuzz_rule
+$(B)/fuzz/replay-$(1): $(B)/fuzz/$(1).o $(B)/fuzz/replay.o $(FUZZ_HELPER_OBJS) $(call tested_objs,$(1)) $(STATIC_LIB)
+	$$(CC) $$(SAN) -o $$@ $$^ $$(LDLIBS)
 
 # libFuzzer binaries: only in the tree make fuzz builds with clang
-$(B)/fuzz/bin/%: $(B)/fuzz/%.o $(FUZZ_HELPER_OBJS) $(COMMON_OBJS) $(TOOL_MODS) $(STATIC_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(SAN) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+$(B)/fuzz/bin/$(1): $(B)/fuzz/$(1).o $(FUZZ_HELPER_OBJS) $(call tested_objs,$(1)) $(STATIC_LIB)
+	@mkdir -p $$(@D)
+	$$(CC) $$(SAN) -fsanitize=fuzzer -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach f,$(FUZZ_NAMES),$(eval $(call fuzz_rule,$(f))))
 
 fuzz-bins: $(FUZZ_TARGETS:%=$(B)/fuzz/bin/%)
 
-# The tool folders, what each uses and names as its interface (t0005).
+# The library's layers, the tool folders, what each uses and names as its
+# interface (t0005).
 layout:
+	@echo 'lib layers=$(LIB_LAYERS)'
 	@$(foreach d,$(TOOL_DIRS),echo '$(d) uses=$($(d)_USES) interface=$($(d)_INTERFACE)';)
 
 # what make check runs, built without running it (for tests/run.sh FILE...)
