@@ -1,7 +1,7 @@
 #!/bin/sh
 # The oldest toolchain we claim, Debian 11's (gcc 10, glibc 2.31,
 # elfutils 0.183, libtraceevent 1.1.2, zstd 1.4.8, perf 5.10 as
-# perf_5.10): the README's packages installed in a bullseye chroot, the
+# perf_5.10): docs/building.md's packages installed in a bullseye chroot, the
 # project built there and its whole suite run there (its oracle is
 # Debian 11's own perf), then this machine's make static tools run in
 # that chroot and print what the tools built there print.
@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 B=${PD_BIN%/bin}
-# the README's build packages, what make static adds, and the tests' tools
+# docs/building.md's build packages, what make static adds, and the tests' tools
 # (g++: testdata's dynamic programs need glibc 2.34 and are rebuilt there,
 # inl is C++)
 PKGS="make gcc g++ pkg-config libelf-dev libdw-dev zlib1g-dev libzstd-dev
