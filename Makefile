@@ -274,6 +274,7 @@ dist: static
 	cp $(TOOLS:%=$(STATIC_B)/%) $(B)/$(DIST)/
 	cp $(wildcard docs/*.1) $(B)/$(DIST)/man1/
 	cp README.md $(B)/$(DIST)/
+	mkdir -p $(B)/$(DIST)/docs && cp $(wildcard docs/*.md) $(B)/$(DIST)/docs/
 	tar -C $(B) -czf $(B)/$(DIST).tar.gz $(DIST)
 	@echo "make dist: $(B)/$(DIST).tar.gz"
 
