@@ -79,6 +79,7 @@
 
 #include "base/internal.h"
 #include "probe.h"
+#include "targets.h"
 
 /* Kernel record types lo..hi as a kernel_records mask. */
 #define KREC(lo, hi)	((~0ULL >> (63 - (hi))) & ~((1ULL << (lo)) - 1))
@@ -753,19 +754,24 @@ PD_EXPORT const struct pd_perf_target *const *pd_perf_targets(void)
 	return targets;
 }
 
-PD_EXPORT const struct pd_perf_target *pd_perf_target__find(const char *name)
+const struct pd_perf_target *pd__perf_target_named(const char *name)
 {
 	size_t i;
 
 	if (name && !strcmp(name, "newest"))
 		return &t_6_16;
-	if (pd_perf_target__is_binary(name))
-		return pd__perf_target_binary(name);
 	for (i = 0; name && targets[i]; i++)
 		if (!strcmp(targets[i]->name, name))
 			return targets[i];
 	errno = ENOENT;
 	return NULL;
+}
+
+PD_EXPORT const struct pd_perf_target *pd_perf_target__find(const char *name)
+{
+	if (pd_perf_target__is_binary(name))
+		return pd__perf_target_binary(name);
+	return pd__perf_target_named(name);
 }
 
 PD_EXPORT bool pd_perf_target__knows_record(const struct pd_perf_target *t,
