@@ -1319,8 +1319,8 @@ PD_EXPORT bool pd_perf_target__is_binary(const char *spec)
 }
 
 /*
- * The meeting point with the version names (pd_perf_target__find(), and
- * the resolver that takes its place): a spec naming a binary is probed
+ * The meeting point with the version names (pd_perf_target__find() and
+ * the resolver, in resolve.c): a spec naming a binary is probed
  * once per process, and the result kept for the process's life, as the
  * table's targets are.
  */

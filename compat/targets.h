@@ -2,7 +2,7 @@
 /*
  * The version table's own lookup (compat/targets.c), for the compat files
  * that build on the table: a name of its entries, never a binary to
- * probe (pd_perf_target__find() takes both).
+ * probe (pd_perf_target__find() in resolve.c takes both).
  */
 #ifndef PD_COMPAT_TARGETS_H
 #define PD_COMPAT_TARGETS_H
