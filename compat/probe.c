@@ -44,6 +44,7 @@
 
 #include "base/internal.h"
 #include "probe.h"
+#include "targets.h"
 
 /* Bump when the probes, the cache format or the flags a probed perf
  * takes from its nearest target change: old entries are then probed
@@ -1073,7 +1074,8 @@ static int cache_load(const char *path, struct probed_target *pt)
 		rlen += l;
 	}
 	fclose(f);
-	n = pd_perf_target__find(nearest);
+	/* a table entry's name, as cache_store() wrote it */
+	n = pd__perf_target_named(nearest);
 	if (format != PROBE_FORMAT || got != 11 || !n || !pt->report) {
 		free(pt->report);
 		pt->report = NULL;
@@ -1317,8 +1319,8 @@ PD_EXPORT bool pd_perf_target__is_binary(const char *spec)
 }
 
 /*
- * The meeting point with the version names (pd_perf_target__find(), and
- * the resolver that takes its place): a spec naming a binary is probed
+ * The meeting point with the version names (pd_perf_target__find() and
+ * the resolver, in resolve.c): a spec naming a binary is probed
  * once per process, and the result kept for the process's life, as the
  * table's targets are.
  */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Where the version names (pd_perf_target__find() in targets.c, and the
- * name resolver that takes its place) meet the probing of a binary
- * (probe.c): a spec pd_perf_target__is_binary() accepts goes here.
+ * Where the version names (pd_perf_target__find() and the name resolver,
+ * in resolve.c) meet the probing of a binary (probe.c): a spec
+ * pd_perf_target__is_binary() accepts goes here.
  */
 #ifndef PD_COMPAT_PROBE_H
 #define PD_COMPAT_PROBE_H

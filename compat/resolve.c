@@ -4,7 +4,10 @@
  * target's name, a version ("5.15", "5.10.223"), what perf --version
  * prints, a distribution, or the perf binary itself ("auto", a path:
  * probed by probe.c). The one place that decides, so that every caller
- * places versions the same way.
+ * places versions the same way: pd_perf_target__find() for a name as it
+ * stands (a table entry's, or a binary), pd_perf_target__resolve() for
+ * anything a user may write. It sits above the table (targets.c) and the
+ * probe, which never call back up here.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -17,6 +20,7 @@
 
 #include "base/internal.h"
 #include "probe.h"
+#include "targets.h"
 
 static void trim(const char *in, char *out, size_t len)
 {
@@ -162,6 +166,17 @@ static int from_version(struct pd_perf_resolved *res, const char *asked,
 	snprintf(res->description, sizeof(res->description), "perf %s (%s facts)",
 		 res->name, t->name);
 	return 0;
+}
+
+/*
+ * A name as it stands: a binary ("auto", a path) is probed, once per
+ * process; anything else must be a table entry's name.
+ */
+PD_EXPORT const struct pd_perf_target *pd_perf_target__find(const char *name)
+{
+	if (pd_perf_target__is_binary(name))
+		return pd__perf_target_binary(name);
+	return pd__perf_target_named(name);
 }
 
 PD_EXPORT int pd_perf_target__resolve(const char *spec,

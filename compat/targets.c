@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * What each perf version understands: one struct pd_perf_target per perf
- * reader we convert for, oldest first.
+ * reader we convert for, oldest first, and the questions asked of the
+ * table alone (an entry by name, the records and features a target
+ * knows). Names that are no entry's (a binary to probe, a version, a
+ * distribution) are resolve.c's.
  *
  * Every value below was read off perf's own code of that version; the
  * comments name the file and the version. The trees read were:
@@ -78,7 +81,7 @@
 #include <perfdata/format.h>
 
 #include "base/internal.h"
-#include "probe.h"
+#include "targets.h"
 
 /* Kernel record types lo..hi as a kernel_records mask. */
 #define KREC(lo, hi)	((~0ULL >> (63 - (hi))) & ~((1ULL << (lo)) - 1))
@@ -753,14 +756,12 @@ PD_EXPORT const struct pd_perf_target *const *pd_perf_targets(void)
 	return targets;
 }
 
-PD_EXPORT const struct pd_perf_target *pd_perf_target__find(const char *name)
+const struct pd_perf_target *pd__perf_target_named(const char *name)
 {
 	size_t i;
 
 	if (name && !strcmp(name, "newest"))
 		return &t_6_16;
-	if (pd_perf_target__is_binary(name))
-		return pd__perf_target_binary(name);
 	for (i = 0; name && targets[i]; i++)
 		if (!strcmp(targets[i]->name, name))
 			return targets[i];

@@ -3,7 +3,10 @@
  * The header features perf writes about the recording machine and
  * session, in the layout of perf's file sections: host name, OS release,
  * version, architecture, CPUs, CPU description and id, memory, command
- * line, the events with their names and ids.
+ * line, the events with their names and ids, the CPU topology and the
+ * PMU mappings. Caches and NUMA nodes are record-topo.c's, PMU
+ * capabilities record-pmucaps.c's, the clock record-clock.c's; the
+ * header string all of them write is record-strings.c's.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,21 +20,6 @@
 #include "common/bytes.h"
 
 #define PD_RECORD_VERSION	"pd-record (perfdata 0.1.0)"
-
-size_t rec_string_size(const char *s)
-{
-	return 4 + ((strlen(s) + 1 + 63) & ~(size_t)63);
-}
-
-size_t rec_put_string(uint8_t *dst, const char *s)
-{
-	uint32_t len = rec_string_size(s) - 4;
-
-	memcpy(dst, &len, 4);
-	memset(dst + 4, 0, len);
-	memcpy(dst + 4, s, strlen(s));
-	return 4 + len;
-}
 
 static int set_string(struct pd_writer *w, unsigned int feat, const char *s)
 {

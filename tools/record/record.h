@@ -4,10 +4,12 @@
  * (record-events.c), the per-CPU ring buffers (record-ring.c), the
  * side-band records synthesized for what already runs (record-synth.c),
  * the header features (record-feat.c, with the machine's topology in
- * record-topo.c and the clock in record-clock.c), the BPF programs already
- * loaded (record-bpf.c, record-btf.c), the tracing data of tracepoints
- * (record-tracing.c), the build ids of the DSOs that got samples
- * (record-buildid.c) and the session loop (record-session.c).
+ * record-topo.c, the PMU capabilities in record-pmucaps.c, the clock in
+ * record-clock.c and the header string they all write in
+ * record-strings.c), the BPF programs already loaded (record-bpf.c,
+ * record-btf.c), the tracing data of tracepoints (record-tracing.c), the
+ * build ids of the DSOs that got samples (record-buildid.c) and the
+ * session loop (record-session.c).
  *
  * Everything is in host byte order; the writer converts.
  */
@@ -191,6 +193,9 @@ int rec_features_pmu_caps(struct pd_writer *w);
 int rec_clockid_parse(const char *s, int *id);
 /* CLOCKID and CLOCK_DATA for clockid (record-clock.c). */
 int rec_features_clock(struct pd_writer *w, int clockid);
+
+/* ---- header strings (record-strings.c) ---- */
+
 /* A perf header string: u32 padded length, the text, NULs to 64 bytes. */
 size_t rec_put_string(uint8_t *dst, const char *s);
 size_t rec_string_size(const char *s);
