@@ -163,15 +163,6 @@ static int set_event_desc(struct pd_writer *w, const struct rec_event *evs,
 
 /* ---- the variable-size sections, built in a growing buffer ---- */
 
-static void sec_string(struct bytes *b, const char *s)
-{
-	uint8_t buf[4 + 4096 + 64];
-
-	if (strlen(s) > 4096)
-		s = "";
-	bytes__put(b, buf, rec_put_string(buf, s));
-}
-
 static int sec_set(struct pd_writer *w, unsigned int feat, struct bytes *b)
 {
 	int err = b->oom ? -ENOMEM : pd_writer__set_feature(w, feat, b->p,
@@ -206,7 +197,7 @@ static int set_pmu_mappings(struct pd_writer *w)
 			continue;
 		if (fscanf(f, "%u", &type) == 1) {
 			bytes__u32(&b, type);
-			sec_string(&b, d->d_name);
+			rec_bytes_string(&b, d->d_name);
 			nr++;
 		}
 		fclose(f);
@@ -265,7 +256,7 @@ static void sibling_lists(struct bytes *b, int nr_cpus, const char *name,
 		if (i < (int)n)
 			continue;
 		snprintf(seen[n++], sizeof(seen[0]), "%s", list);
-		sec_string(b, list);
+		rec_bytes_string(b, list);
 	}
 	free(seen);
 	if (!b->oom)

@@ -25,15 +25,6 @@
 
 #define PMU_DIR	"/sys/bus/event_source/devices"
 
-static void put_string(struct bytes *b, const char *s)
-{
-	uint8_t buf[4 + 4096 + 64];
-
-	if (strlen(s) > 4096)
-		s = "";
-	bytes__put(b, buf, rec_put_string(buf, s));
-}
-
 static bool is_pmu(const char *name)
 {
 	char path[512];
@@ -88,8 +79,8 @@ static int put_caps(struct bytes *b, const char *pmu)
 		len = strlen(value);
 		if (len)
 			value[len - 1] = '\0';
-		put_string(b, d->d_name);
-		put_string(b, value);
+		rec_bytes_string(b, d->d_name);
+		rec_bytes_string(b, value);
 		nr++;
 	}
 	closedir(dp);
@@ -167,7 +158,7 @@ static int set_pmu_caps(struct pd_writer *w)
 			b.len = b.oom ? b.len : at;	/* none: not listed */
 			continue;
 		}
-		put_string(&b, names[i]);
+		rec_bytes_string(&b, names[i]);
 		nr++;
 	}
 	if (!err && !b.oom) {

@@ -7,9 +7,11 @@
  * capabilities (record-pmucaps.c); a file of its own so that each of
  * them uses it from below.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
+#include "common/bytes.h"
 
 size_t rec_string_size(const char *s)
 {
@@ -24,4 +26,18 @@ size_t rec_put_string(uint8_t *dst, const char *s)
 	memset(dst + 4, 0, len);
 	memcpy(dst + 4, s, strlen(s));
 	return 4 + len;
+}
+
+void rec_bytes_string(struct bytes *b, const char *s)
+{
+	size_t n = rec_string_size(s);
+	uint8_t *tmp = malloc(n);
+
+	if (!tmp) {
+		b->oom = true;
+		return;
+	}
+	rec_put_string(tmp, s);
+	bytes__put(b, tmp, n);
+	free(tmp);
 }

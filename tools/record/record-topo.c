@@ -54,20 +54,6 @@ static int read_u32(const char *path, uint32_t *v)
 	return 0;
 }
 
-static void put_string(struct bytes *b, const char *s)
-{
-	size_t n = rec_string_size(s);
-	uint8_t *tmp = malloc(n);
-
-	if (!tmp) {
-		b->oom = true;
-		return;
-	}
-	rec_put_string(tmp, s);
-	bytes__put(b, tmp, n);
-	free(tmp);
-}
-
 static int set_section(struct pd_writer *w, unsigned int feat,
 		       struct bytes *b)
 {
@@ -162,9 +148,9 @@ static int set_cache(struct pd_writer *w)
 		bytes__u32(&b, c[i].line_size);
 		bytes__u32(&b, c[i].sets);
 		bytes__u32(&b, c[i].ways);
-		put_string(&b, c[i].type);
-		put_string(&b, c[i].size);
-		put_string(&b, c[i].map);
+		rec_bytes_string(&b, c[i].type);
+		rec_bytes_string(&b, c[i].size);
+		rec_bytes_string(&b, c[i].map);
 	}
 	free(c);
 	return set_section(w, PD_FEAT_CACHE, &b);
@@ -267,7 +253,7 @@ static int set_numa(struct pd_writer *w)
 		bytes__u32(&b, nodes[i]);
 		bytes__u64(&b, total);
 		bytes__u64(&b, free_kb);
-		put_string(&b, text);
+		rec_bytes_string(&b, text);
 	}
 	return set_section(w, PD_FEAT_NUMA_TOPOLOGY, &b);
 }

@@ -199,6 +199,9 @@ int rec_features_clock(struct pd_writer *w, int clockid);
 /* A perf header string: u32 padded length, the text, NULs to 64 bytes. */
 size_t rec_put_string(uint8_t *dst, const char *s);
 size_t rec_string_size(const char *s);
+struct bytes;
+/* The same string added to a growing section (b->oom when out of memory). */
+void rec_bytes_string(struct bytes *b, const char *s);
 
 /* ---- tracepoints (record-tracing.c) ---- */
 
