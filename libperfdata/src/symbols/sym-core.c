@@ -207,19 +207,6 @@ int sym_debuginfod_fetch(struct pd_dso *d, int kind, char *buf, size_t size)
 	return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
-void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
-		    const char *path)
-{
-	snprintf(buf, size, "%s%s", s->symfs ? s->symfs : "", path);
-}
-
-bool sym_is_regular_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static uint64_t hash_key(const char *path, const uint8_t *bid, size_t n)
 {
 	uint64_t h = 1469598103934665603ULL;

@@ -200,6 +200,11 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
  */
 int sym_dso__take_symbols(struct pd_dso *d, struct sym_vec *sv);
 
+/* sym-path.c: symfs + path into buf (perf's __symbol__join_symfs). */
+void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
+		    const char *path);
+bool sym_is_regular_file(const char *path);
+
 /* sym-demangle.c: the name perf 6.1 shows for an ELF symbol name,
  * malloc'd, or NULL when it shows the name unchanged. */
 char *sym_demangle(const char *name);
@@ -306,10 +311,6 @@ struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
 /* The kernel's symbols into d from kallsyms, as a lookup without a
  * vmlinux loads them, warning of nothing: 0 or -ENOMEM. */
 int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d);
-/* symfs + path into buf (perf's __symbol__join_symfs). */
-void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
-		    const char *path);
-bool sym_is_regular_file(const char *path);
 /*
  * The debuginfod client of the symbolizer, made when a DSO's files are
  * first missing; NULL when the servers are not asked (no_debuginfod,
