@@ -205,6 +205,10 @@ void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
 		    const char *path);
 bool sym_is_regular_file(const char *path);
 
+/* sym-elf-section.c: elf has a section called name with contents (of
+ * type, unless 0) */
+bool sym_elf__has_section(Elf *elf, const char *name, Elf64_Word type);
+
 /* sym-demangle.c: the name perf 6.1 shows for an ELF symbol name,
  * malloc'd, or NULL when it shows the name unchanged. */
 char *sym_demangle(const char *name);
@@ -243,8 +247,6 @@ int sym_elf__load(struct pd_dso *d);
 int sym_elf__read_build_id(const char *path, uint8_t *bid, size_t size);
 /* perf's elf_read_build_id() on an open file; its size or -1. */
 int sym_elf__build_id(Elf *elf, uint8_t *bid, size_t size);
-/* elf has a section called name with contents (of type, unless 0) */
-bool sym_elf__has_section(Elf *elf, const char *name, Elf64_Word type);
 /* perf's dso__build_id_equal(). */
 bool sym_build_id_equal(const struct pd_dso *d, const uint8_t *bid, size_t n);
 /* First .symtab symbol named name in path, as `nm path` lists it. */
