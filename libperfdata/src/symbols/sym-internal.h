@@ -231,6 +231,23 @@ const char *sym_bfd_funcs__find(const struct sym_bfd_funcs *f, uint64_t addr,
 				const char **file_name);
 void sym_bfd_funcs__free(struct sym_bfd_funcs *f);
 
+/* sym-debuginfod.c */
+/*
+ * The debuginfod client of the symbolizer, made when a DSO's files are
+ * first missing; NULL when the servers are not asked (no_debuginfod,
+ * $DEBUGINFOD_URLS unset, a build without debuginfod: one warning then
+ * says so, the URLs being set).
+ */
+struct pd_debuginfod *sym_debuginfod(struct pd_symbolizer *s);
+/*
+ * The file of that kind (enum pd_debuginfod_kind) for d's build id from
+ * the debuginfod servers, into buf: 0, or -1 when none.
+ */
+int sym_debuginfod_fetch(struct pd_dso *d, int kind, char *buf, size_t size);
+/* The symbolizer's debuginfod warnings left to another of the process
+ * (pd-unwind's helper threads keep quiet). */
+void pd__sym_debuginfod_quiet(struct pd_symbolizer *s);
+
 /* sym-vdso.c: this process's vdso image written to a temporary file
  * (removed by pd_symbolizer__free()), or NULL. */
 const char *sym_own_vdso(struct pd_symbolizer *s);
@@ -313,20 +330,5 @@ struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
 /* The kernel's symbols into d from kallsyms, as a lookup without a
  * vmlinux loads them, warning of nothing: 0 or -ENOMEM. */
 int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d);
-/*
- * The debuginfod client of the symbolizer, made when a DSO's files are
- * first missing; NULL when the servers are not asked (no_debuginfod,
- * $DEBUGINFOD_URLS unset, a build without debuginfod: one warning then
- * says so, the URLs being set).
- */
-struct pd_debuginfod *sym_debuginfod(struct pd_symbolizer *s);
-/*
- * The file of that kind (enum pd_debuginfod_kind) for d's build id from
- * the debuginfod servers, into buf: 0, or -1 when none.
- */
-int sym_debuginfod_fetch(struct pd_dso *d, int kind, char *buf, size_t size);
-/* The symbolizer's debuginfod warnings left to another of the process
- * (pd-unwind's helper threads keep quiet). */
-void pd__sym_debuginfod_quiet(struct pd_symbolizer *s);
 
 #endif /* PD_SYM_INTERNAL_H */
