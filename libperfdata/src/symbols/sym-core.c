@@ -192,8 +192,8 @@ struct pd_dso *sym_dso__alloc(struct pd_symbolizer *s, enum pd_dso_kind kind,
 	return d;
 }
 
-static struct pd_dso *dso_new(struct pd_symbolizer *s, enum pd_dso_kind kind,
-			      const char *path)
+struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
+			    const char *path)
 {
 	struct pd_dso *d = sym_dso__alloc(s, kind, path);
 
@@ -202,12 +202,6 @@ static struct pd_dso *dso_new(struct pd_symbolizer *s, enum pd_dso_kind kind,
 	d->next = s->dsos;
 	s->dsos = d;
 	return d;
-}
-
-struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
-			    const char *path)
-{
-	return dso_new(s, kind, path);
 }
 
 /* Why a DSO has no symbols, once: the user can fix each cause. */
@@ -257,7 +251,7 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 		s->hash[h] = d;
 		return d;
 	}
-	d = dso_new(s, PD_DSO_ELF, path);
+	d = sym_dso__new(s, PD_DSO_ELF, path);
 	if (!d) {
 		errno = ENOMEM;
 		return NULL;
@@ -527,7 +521,7 @@ pd_symbolizer__kernel_reloc(struct pd_symbolizer *s, const uint8_t *build_id,
 		s->dsos = d;
 		return d;
 	}
-	d = dso_new(s, PD_DSO_KERNEL, "[kernel.kallsyms]");
+	d = sym_dso__new(s, PD_DSO_KERNEL, "[kernel.kallsyms]");
 	if (!d) {
 		errno = ENOMEM;
 		return NULL;
@@ -569,7 +563,7 @@ PD_EXPORT struct pd_dso *pd_symbolizer__perf_map(struct pd_symbolizer *s, int pi
 	for (d = s->dsos; d; d = d->next)
 		if (d->kind == PD_DSO_PERF_MAP && !strcmp(d->path, name))
 			return d;
-	d = dso_new(s, PD_DSO_PERF_MAP, name);
+	d = sym_dso__new(s, PD_DSO_PERF_MAP, name);
 	if (!d) {
 		errno = ENOMEM;
 		return NULL;
