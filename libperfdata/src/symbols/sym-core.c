@@ -112,31 +112,6 @@ int pd__sym_use_archive(struct pd_symbolizer *s, struct pd_archive *a)
 	return 0;
 }
 
-void sym_dso__free(struct pd_dso *d)
-{
-	size_t i;
-
-	if (!d)
-		return;
-	sym_inline__free(d->dw);
-	free(d->syms);
-	free(d->sym_bucket);
-	free(d->sym_left);
-	free(d->sym_right);
-	free(d->sym_module);
-	for (i = 0; i < d->nr_modules; i++)
-		free(d->modules[i]);
-	free(d->modules);
-	free(d->ksecs);
-	free(d->path);
-	free(d->symsrc);
-	free(d->mismatch);
-	free(d->runtime);
-	free(d->segs);
-	pd_arena_free(&d->arena);
-	free(d);
-}
-
 PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 {
 	struct pd_dso *d, *next;
@@ -173,35 +148,6 @@ static uint64_t hash_key(const char *path, const uint8_t *bid, size_t n)
 	for (i = 0; i < n; i++)
 		h = (h ^ bid[i]) * 1099511628211ULL;
 	return h;
-}
-
-struct pd_dso *sym_dso__alloc(struct pd_symbolizer *s, enum pd_dso_kind kind,
-			      const char *path)
-{
-	struct pd_dso *d = calloc(1, sizeof(*d));
-
-	if (!d)
-		return NULL;
-	d->path = strdup(path);
-	if (!d->path) {
-		free(d);
-		return NULL;
-	}
-	d->s = s;
-	d->kind = kind;
-	return d;
-}
-
-struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
-			    const char *path)
-{
-	struct pd_dso *d = sym_dso__alloc(s, kind, path);
-
-	if (!d)
-		return NULL;
-	d->next = s->dsos;
-	s->dsos = d;
-	return d;
 }
 
 /* Why a DSO has no symbols, once: the user can fix each cause. */

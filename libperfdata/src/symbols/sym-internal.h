@@ -258,6 +258,16 @@ int sym_inline__frames(struct pd_dso *d, uint64_t vaddr,
 		       struct pd_inline_frame *frames, int max);
 void sym_inline__free(struct sym_dwarf *dw);
 
+/* sym-dso.c */
+/* A new DSO on no list (sym_dso__free() frees it); NULL on ENOMEM. */
+struct pd_dso *sym_dso__alloc(struct pd_symbolizer *s, enum pd_dso_kind kind,
+			      const char *path);
+void sym_dso__free(struct pd_dso *d);
+/* A new DSO on the symbolizer's list (freed with it), not looked up by
+ * path; NULL on ENOMEM. */
+struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
+			    const char *path);
+
 /* sym-elf.c: loads d's symbols the way perf's dso__load() does. */
 int sym_elf__load(struct pd_dso *d);
 /* Reads a file's GNU build id; its size or -1. */
@@ -319,14 +329,6 @@ struct pd_dso *sym_preload__take(struct pd_symbolizer *s,
 void sym_preload__free(struct pd_symbolizer *s);
 
 /* sym-core.c */
-/* A new DSO on no list (sym_dso__free() frees it); NULL on ENOMEM. */
-struct pd_dso *sym_dso__alloc(struct pd_symbolizer *s, enum pd_dso_kind kind,
-			      const char *path);
-void sym_dso__free(struct pd_dso *d);
-/* A new DSO on the symbolizer's list (freed with it), not looked up by
- * path; NULL on ENOMEM. */
-struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
-			    const char *path);
 /* The kernel's symbols into d from kallsyms, as a lookup without a
  * vmlinux loads them, warning of nothing: 0 or -ENOMEM. */
 int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d);
