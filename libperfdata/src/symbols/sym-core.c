@@ -398,9 +398,9 @@ int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d)
  * is the only source tried (no fallback when it cannot be used); else
  * kallsyms as kallsyms_path() says, with nothing local under a symfs.
  */
-static int kernel_load(struct pd_symbolizer *s, struct pd_dso *d,
-		       const uint8_t *build_id, size_t build_id_size,
-		       const char *ref_name, uint64_t ref_addr)
+int sym_kernel__load(struct pd_symbolizer *s, struct pd_dso *d,
+		     const uint8_t *build_id, size_t build_id_size,
+		     const char *ref_name, uint64_t ref_addr)
 {
 	char *path;
 	int err;
@@ -479,8 +479,8 @@ pd_symbolizer__kernel_reloc(struct pd_symbolizer *s, const uint8_t *build_id,
 		d->key_build_id_size = build_id_size;
 		d->has_build_id = true;
 	}
-	if (kernel_load(s, d, build_id, build_id_size, ref_name,
-			ref_addr) == -ENOMEM) {
+	if (sym_kernel__load(s, d, build_id, build_id_size, ref_name,
+			     ref_addr) == -ENOMEM) {
 		errno = ENOMEM;
 		return NULL;
 	}

@@ -332,5 +332,13 @@ void sym_preload__free(struct pd_symbolizer *s);
 /* The kernel's symbols into d from kallsyms, as a lookup without a
  * vmlinux loads them, warning of nothing: 0 or -ENOMEM. */
 int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d);
+/*
+ * The kernel's symbols into d from where perf 6.1's
+ * dso__load_kernel_sym() takes them, warning when there are none: 0
+ * (d->loaded tells) or -ENOMEM.
+ */
+int sym_kernel__load(struct pd_symbolizer *s, struct pd_dso *d,
+		     const uint8_t *build_id, size_t build_id_size,
+		     const char *ref_name, uint64_t ref_addr);
 
 #endif /* PD_SYM_INTERNAL_H */
