@@ -303,6 +303,19 @@ int sym_perfmap__load(struct pd_dso *d, const char *path);
 /* sym-jitdump.c */
 void sym_jitdump__free(struct pd_jitdump *j);
 
+/* sym-kernel.c */
+/* The kernel's symbols into d from kallsyms, as a lookup without a
+ * vmlinux loads them, warning of nothing: 0 or -ENOMEM. */
+int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d);
+/*
+ * The kernel's symbols into d from where perf 6.1's
+ * dso__load_kernel_sym() takes them, warning when there are none: 0
+ * (d->loaded tells) or -ENOMEM.
+ */
+int sym_kernel__load(struct pd_symbolizer *s, struct pd_dso *d,
+		     const uint8_t *build_id, size_t build_id_size,
+		     const char *ref_name, uint64_t ref_addr);
+
 /* sym-preload.c: one file to load ahead: an ELF file's path, or
  * "[kernel.kallsyms]". */
 struct sym_preload_req {
@@ -327,18 +340,5 @@ struct pd_dso *sym_preload__take(struct pd_symbolizer *s,
 				 const uint8_t *build_id, size_t build_id_size);
 /* The thread ended, the DSOs it loaded that no lookup took freed. */
 void sym_preload__free(struct pd_symbolizer *s);
-
-/* sym-core.c */
-/* The kernel's symbols into d from kallsyms, as a lookup without a
- * vmlinux loads them, warning of nothing: 0 or -ENOMEM. */
-int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d);
-/*
- * The kernel's symbols into d from where perf 6.1's
- * dso__load_kernel_sym() takes them, warning when there are none: 0
- * (d->loaded tells) or -ENOMEM.
- */
-int sym_kernel__load(struct pd_symbolizer *s, struct pd_dso *d,
-		     const uint8_t *build_id, size_t build_id_size,
-		     const char *ref_name, uint64_t ref_addr);
 
 #endif /* PD_SYM_INTERNAL_H */
