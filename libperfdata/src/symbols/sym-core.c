@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The symbolizer: one pd_dso per (path, build id), loaded on first use
- * and kept until the symbolizer is freed.
+ * and kept until the symbolizer is freed. A lookup finds the DSO, or
+ * takes it from the preload (sym-preload.c), or makes it (sym-dso.c) and
+ * has the loader of its kind fill it (sym-elf.c, sym-kernel.c,
+ * sym-perfmap.c). The top of symbols/: nothing here is called from the
+ * files below.
  */
 #include <errno.h>
 #include <stdio.h>

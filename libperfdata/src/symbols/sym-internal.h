@@ -3,6 +3,12 @@
  * The symbolizer's shared structures: a DSO is a sorted symbol array
  * built once by one of the loaders (ELF, kallsyms, perf map), plus what
  * the inline resolver keeps open.
+ *
+ * The functions below are grouped by the file that defines them, under
+ * a comment naming it, each group after those of the files it uses: the
+ * files of symbols/ use one another without a loop, from the path and
+ * table helpers up to the symbolizer's lookups (sym-core.c, which
+ * declares nothing here).
  */
 #ifndef PD_SYM_INTERNAL_H
 #define PD_SYM_INTERNAL_H
@@ -171,6 +177,25 @@ struct pd_symbolizer {
 	struct sym_preload *preload;	/* DSOs loaded ahead, or NULL */
 };
 
+/* sym-path.c: symfs + path into buf (perf's __symbol__join_symfs). */
+void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
+		    const char *path);
+bool sym_is_regular_file(const char *path);
+
+/* sym-elf-section.c: elf has a section called name with contents (of
+ * type, unless 0) */
+bool sym_elf__has_section(Elf *elf, const char *name, Elf64_Word type);
+
+/* sym-demangle-java.c: perf's java_demangle_sym(JAVA_DEMANGLE_NORET),
+ * malloc'd, or NULL when the name is not a Java signature. */
+char *sym_demangle_java(const char *name);
+
+/* sym-demangle.c: the name perf 6.1 shows for an ELF symbol name,
+ * malloc'd, or NULL when it shows the name unchanged. */
+char *sym_demangle(const char *name);
+/* C++ with parameters, as addr2line -C prints function names. */
+char *sym_demangle_params(const char *name);
+
 /* sym-table.c: a DSO's symbol table, built in a sym_vec */
 /* sv's arrays freed (not sv, nor its tree) */
 void sym_vec__release(struct sym_vec *sv);
@@ -200,24 +225,9 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
  */
 int sym_dso__take_symbols(struct pd_dso *d, struct sym_vec *sv);
 
-/* sym-path.c: symfs + path into buf (perf's __symbol__join_symfs). */
-void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
-		    const char *path);
-bool sym_is_regular_file(const char *path);
-
-/* sym-elf-section.c: elf has a section called name with contents (of
- * type, unless 0) */
-bool sym_elf__has_section(Elf *elf, const char *name, Elf64_Word type);
-
-/* sym-demangle.c: the name perf 6.1 shows for an ELF symbol name,
- * malloc'd, or NULL when it shows the name unchanged. */
-char *sym_demangle(const char *name);
-/* C++ with parameters, as addr2line -C prints function names. */
-char *sym_demangle_params(const char *name);
-
-/* sym-demangle-java.c: perf's java_demangle_sym(JAVA_DEMANGLE_NORET),
- * malloc'd, or NULL when the name is not a Java signature. */
-char *sym_demangle_java(const char *name);
+/* sym-vdso.c: this process's vdso image written to a temporary file
+ * (removed by pd_symbolizer__free()), or NULL. */
+const char *sym_own_vdso(struct pd_symbolizer *s);
 
 /*
  * sym-bfd-func.c: binutils' choice of the function symbol holding addr in
@@ -247,10 +257,6 @@ int sym_debuginfod_fetch(struct pd_dso *d, int kind, char *buf, size_t size);
 /* The symbolizer's debuginfod warnings left to another of the process
  * (pd-unwind's helper threads keep quiet). */
 void pd__sym_debuginfod_quiet(struct pd_symbolizer *s);
-
-/* sym-vdso.c: this process's vdso image written to a temporary file
- * (removed by pd_symbolizer__free()), or NULL. */
-const char *sym_own_vdso(struct pd_symbolizer *s);
 
 /* sym-inline.c */
 struct sym_dwarf;
@@ -300,9 +306,6 @@ int sym_kallsyms__load_copy(struct pd_dso *d, const char *path);
 /* sym-perfmap.c */
 int sym_perfmap__load(struct pd_dso *d, const char *path);
 
-/* sym-jitdump.c */
-void sym_jitdump__free(struct pd_jitdump *j);
-
 /* sym-kernel.c */
 /* The kernel's symbols into d from kallsyms, as a lookup without a
  * vmlinux loads them, warning of nothing: 0 or -ENOMEM. */
@@ -315,6 +318,9 @@ int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d);
 int sym_kernel__load(struct pd_symbolizer *s, struct pd_dso *d,
 		     const uint8_t *build_id, size_t build_id_size,
 		     const char *ref_name, uint64_t ref_addr);
+
+/* sym-jitdump.c */
+void sym_jitdump__free(struct pd_jitdump *j);
 
 /* sym-preload.c: one file to load ahead: an ELF file's path, or
  * "[kernel.kallsyms]". */
