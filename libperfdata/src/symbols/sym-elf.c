@@ -71,30 +71,6 @@ static Elf_Scn *section_by_name(Elf *elf, const GElf_Ehdr *eh, GElf_Shdr *sh,
 	return NULL;
 }
 
-/*
- * Whether elf has a section of that name with contents (not NOBITS) and,
- * unless type is 0, of that type.
- */
-bool sym_elf__has_section(Elf *elf, const char *name, Elf64_Word type)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
-			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name) && (!type || sh.sh_type == type))
-			return true;
-	}
-	return false;
-}
-
 /* perf's elf_read_build_id(): the first of these note sections. */
 int sym_elf__build_id(Elf *elf, uint8_t *bid, size_t size)
 {

@@ -3,6 +3,12 @@
  * The symbolizer's shared structures: a DSO is a sorted symbol array
  * built once by one of the loaders (ELF, kallsyms, perf map), plus what
  * the inline resolver keeps open.
+ *
+ * The functions below are grouped by the file that defines them, under
+ * a comment naming it, each group after those of the files it uses: the
+ * files of symbols/ use one another without a loop, from the path and
+ * table helpers up to the symbolizer's lookups (sym-core.c, which
+ * declares nothing here).
  */
 #ifndef PD_SYM_INTERNAL_H
 #define PD_SYM_INTERNAL_H
@@ -58,15 +64,6 @@ struct sym_vec {
 	 */
 	struct pd_dso *dso;
 };
-
-/* sv's arrays freed (not sv, nor its tree) */
-void sym_vec__release(struct sym_vec *sv);
-int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
-		  uint8_t bind, const char *name);
-void sym_vec__sort(struct sym_vec *sv);
-/* perf's symbols__fixup_end() and symbols__fixup_duplicate(). */
-void sym_vec__fixup_end(struct sym_vec *sv, bool kallsyms);
-void sym_vec__fixup_duplicate(struct sym_vec *sv);
 
 /* One PT_LOAD of the runtime file: converts file offsets to vaddrs. */
 struct sym_seg {
@@ -180,15 +177,153 @@ struct pd_symbolizer {
 	struct sym_preload *preload;	/* DSOs loaded ahead, or NULL */
 };
 
+/* sym-path.c: symfs + path into buf (perf's __symbol__join_symfs). */
+void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
+		    const char *path);
+bool sym_is_regular_file(const char *path);
+
+/* sym-elf-section.c: elf has a section called name with contents (of
+ * type, unless 0) */
+bool sym_elf__has_section(Elf *elf, const char *name, Elf64_Word type);
+
+/* sym-demangle-java.c: perf's java_demangle_sym(JAVA_DEMANGLE_NORET),
+ * malloc'd, or NULL when the name is not a Java signature. */
+char *sym_demangle_java(const char *name);
+
+/* sym-demangle.c: the name perf 6.1 shows for an ELF symbol name,
+ * malloc'd, or NULL when it shows the name unchanged. */
+char *sym_demangle(const char *name);
+/* C++ with parameters, as addr2line -C prints function names. */
+char *sym_demangle_params(const char *name);
+
+/* sym-table.c: a DSO's symbol table, built in a sym_vec */
+/* sv's arrays freed (not sv, nor its tree) */
+void sym_vec__release(struct sym_vec *sv);
+int sym_vec__push(struct sym_vec *sv, uint64_t start, uint64_t size,
+		  uint8_t bind, const char *name);
+void sym_vec__sort(struct sym_vec *sv);
+/* perf's symbols__fixup_end() and symbols__fixup_duplicate(). */
+void sym_vec__fixup_end(struct sym_vec *sv, bool kallsyms);
+void sym_vec__fixup_duplicate(struct sym_vec *sv);
+/*
+ * The links of perf's trees over the symbols of d (sv, sorted, as set
+ * by sym_dso__set_symbols()), in indexes of d->syms, -1 for none: symbol
+ * i is a node of trees[its module number] (of trees[0] when nr_trees is
+ * 1); roots[k] gets the root of trees[k]. 0 or -ENOMEM.
+ */
+int sym_dso__link_trees(struct pd_dso *d, const struct sym_vec *sv,
+			const struct sym_rbtree *const *trees, size_t nr_trees,
+			int32_t *roots);
+/*
+ * Takes the symbols of sv into d: sv sorted by start (and sequence),
+ * fixed up by the caller; its tree, if any, stays the caller's.
+ */
+int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
+/*
+ * The same, d keeping sv's array instead of a copy (sv then empty); sv is
+ * still the caller's to release, as after a failure.
+ */
+int sym_dso__take_symbols(struct pd_dso *d, struct sym_vec *sv);
+
+/* sym-vdso.c: this process's vdso image written to a temporary file
+ * (removed by pd_symbolizer__free()), or NULL. */
+const char *sym_own_vdso(struct pd_symbolizer *s);
+
+/*
+ * sym-bfd-func.c: binutils' choice of the function symbol holding addr in
+ * an ELF file (what addr2line names when DWARF does not), from an index
+ * of its symbols built once; the name and, into *file_name (may be NULL),
+ * the source file binutils gives with it. Both point into elf's data.
+ */
+struct sym_bfd_funcs;
+struct sym_bfd_funcs *sym_bfd_funcs__new(Elf *elf);
+const char *sym_bfd_funcs__find(const struct sym_bfd_funcs *f, uint64_t addr,
+				const char **file_name);
+void sym_bfd_funcs__free(struct sym_bfd_funcs *f);
+
+/* sym-debuginfod.c */
+/*
+ * The debuginfod client of the symbolizer, made when a DSO's files are
+ * first missing; NULL when the servers are not asked (no_debuginfod,
+ * $DEBUGINFOD_URLS unset, a build without debuginfod: one warning then
+ * says so, the URLs being set).
+ */
+struct pd_debuginfod *sym_debuginfod(struct pd_symbolizer *s);
+/*
+ * The file of that kind (enum pd_debuginfod_kind) for d's build id from
+ * the debuginfod servers, into buf: 0, or -1 when none.
+ */
+int sym_debuginfod_fetch(struct pd_dso *d, int kind, char *buf, size_t size);
+/* The symbolizer's debuginfod warnings left to another of the process
+ * (pd-unwind's helper threads keep quiet). */
+void pd__sym_debuginfod_quiet(struct pd_symbolizer *s);
+
+/* sym-inline.c */
+struct sym_dwarf;
+int sym_inline__frames(struct pd_dso *d, uint64_t vaddr,
+		       struct pd_inline_frame *frames, int max);
+void sym_inline__free(struct sym_dwarf *dw);
+
+/* sym-dso.c */
 /* A new DSO on no list (sym_dso__free() frees it); NULL on ENOMEM. */
 struct pd_dso *sym_dso__alloc(struct pd_symbolizer *s, enum pd_dso_kind kind,
 			      const char *path);
 void sym_dso__free(struct pd_dso *d);
+/* A new DSO on the symbolizer's list (freed with it), not looked up by
+ * path; NULL on ENOMEM. */
+struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
+			    const char *path);
+
+/* sym-elf.c: loads d's symbols the way perf's dso__load() does. */
+int sym_elf__load(struct pd_dso *d);
+/* Reads a file's GNU build id; its size or -1. */
+int sym_elf__read_build_id(const char *path, uint8_t *bid, size_t size);
+/* perf's elf_read_build_id() on an open file; its size or -1. */
+int sym_elf__build_id(Elf *elf, uint8_t *bid, size_t size);
+/* perf's dso__build_id_equal(). */
+bool sym_build_id_equal(const struct pd_dso *d, const uint8_t *bid, size_t n);
+/* First .symtab symbol named name in path, as `nm path` lists it. */
+int sym_elf__nm_lookup(const char *path, const char *name, uint64_t *value);
+
+/*
+ * sym-vmlinux.c: the kernel's symbols from a vmlinux, relocated by the
+ * recorded address of ref_name (perf's ref_reloc_sym; NULL or 0: none).
+ * 0 (d->loaded tells) or -ENOMEM.
+ */
+int sym_vmlinux__load(struct pd_dso *d, const char *path, const char *ref_name,
+		      uint64_t ref_addr);
+
+/* sym-kallsyms.c */
+int sym_kallsyms__load(struct pd_dso *d, const char *path);
+/*
+ * A copy of the running kernel's kallsyms made this boot (the build-id
+ * cache's): loaded as sym_kallsyms__load() does, or -ESTALE with d left
+ * without symbols when it does not begin as /proc/kallsyms does, has no
+ * symbols or names other modules than the kernel has loaded now.
+ */
+int sym_kallsyms__load_copy(struct pd_dso *d, const char *path);
+
+/* sym-perfmap.c */
+int sym_perfmap__load(struct pd_dso *d, const char *path);
+
+/* sym-kernel.c */
 /* The kernel's symbols into d from kallsyms, as a lookup without a
  * vmlinux loads them, warning of nothing: 0 or -ENOMEM. */
 int sym_kernel_kallsyms(struct pd_symbolizer *s, struct pd_dso *d);
+/*
+ * The kernel's symbols into d from where perf 6.1's
+ * dso__load_kernel_sym() takes them, warning when there are none: 0
+ * (d->loaded tells) or -ENOMEM.
+ */
+int sym_kernel__load(struct pd_symbolizer *s, struct pd_dso *d,
+		     const uint8_t *build_id, size_t build_id_size,
+		     const char *ref_name, uint64_t ref_addr);
 
-/* One file to load ahead: an ELF file's path, or "[kernel.kallsyms]". */
+/* sym-jitdump.c */
+void sym_jitdump__free(struct pd_jitdump *j);
+
+/* sym-preload.c: one file to load ahead: an ELF file's path, or
+ * "[kernel.kallsyms]". */
 struct sym_preload_req {
 	enum pd_dso_kind kind;
 	const char *path;
@@ -211,111 +346,5 @@ struct pd_dso *sym_preload__take(struct pd_symbolizer *s,
 				 const uint8_t *build_id, size_t build_id_size);
 /* The thread ended, the DSOs it loaded that no lookup took freed. */
 void sym_preload__free(struct pd_symbolizer *s);
-
-/* A new DSO on the symbolizer's list (freed with it), not looked up by
- * path; NULL on ENOMEM. */
-struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
-			    const char *path);
-/* Takes the symbols of sv into d (sorted, fixed up by the caller). */
-/*
- * The links of perf's trees over the symbols of d (sv, sorted, as set
- * by sym_dso__set_symbols()), in indexes of d->syms, -1 for none: symbol
- * i is a node of trees[its module number] (of trees[0] when nr_trees is
- * 1); roots[k] gets the root of trees[k]. 0 or -ENOMEM.
- */
-int sym_dso__link_trees(struct pd_dso *d, const struct sym_vec *sv,
-			const struct sym_rbtree *const *trees, size_t nr_trees,
-			int32_t *roots);
-/* sv sorted by start (and sequence); its tree, if any, stays the caller's. */
-int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
-/*
- * The same, d keeping sv's array instead of a copy (sv then empty); sv is
- * still the caller's to release, as after a failure.
- */
-int sym_dso__take_symbols(struct pd_dso *d, struct sym_vec *sv);
-/* symfs + path into buf (perf's __symbol__join_symfs). */
-void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
-		    const char *path);
-bool sym_is_regular_file(const char *path);
-/*
- * The debuginfod client of the symbolizer, made when a DSO's files are
- * first missing; NULL when the servers are not asked (no_debuginfod,
- * $DEBUGINFOD_URLS unset, a build without debuginfod: one warning then
- * says so, the URLs being set).
- */
-struct pd_debuginfod *sym_debuginfod(struct pd_symbolizer *s);
-/*
- * The file of that kind (enum pd_debuginfod_kind) for d's build id from
- * the debuginfod servers, into buf: 0, or -1 when none.
- */
-int sym_debuginfod_fetch(struct pd_dso *d, int kind, char *buf, size_t size);
-/* The symbolizer's debuginfod warnings left to another of the process
- * (pd-unwind's helper threads keep quiet). */
-void pd__sym_debuginfod_quiet(struct pd_symbolizer *s);
-/* This process's vdso image written to a temporary file (removed by
- * pd_symbolizer__free()), or NULL. */
-const char *sym_own_vdso(struct pd_symbolizer *s);
-
-/* sym-elf.c: loads d's symbols the way perf's dso__load() does. */
-int sym_elf__load(struct pd_dso *d);
-/* Reads a file's GNU build id; its size or -1. */
-int sym_elf__read_build_id(const char *path, uint8_t *bid, size_t size);
-/* perf's elf_read_build_id() on an open file; its size or -1. */
-int sym_elf__build_id(Elf *elf, uint8_t *bid, size_t size);
-/* elf has a section called name with contents (of type, unless 0) */
-bool sym_elf__has_section(Elf *elf, const char *name, Elf64_Word type);
-/* perf's dso__build_id_equal(). */
-bool sym_build_id_equal(const struct pd_dso *d, const uint8_t *bid, size_t n);
-/* First .symtab symbol named name in path, as `nm path` lists it. */
-int sym_elf__nm_lookup(const char *path, const char *name, uint64_t *value);
-
-/*
- * sym-vmlinux.c: the kernel's symbols from a vmlinux, relocated by the
- * recorded address of ref_name (perf's ref_reloc_sym; NULL or 0: none).
- * 0 (d->loaded tells) or -ENOMEM.
- */
-int sym_vmlinux__load(struct pd_dso *d, const char *path, const char *ref_name,
-		      uint64_t ref_addr);
-
-/* sym-kallsyms.c, sym-perfmap.c */
-int sym_kallsyms__load(struct pd_dso *d, const char *path);
-/*
- * A copy of the running kernel's kallsyms made this boot (the build-id
- * cache's): loaded as sym_kallsyms__load() does, or -ESTALE with d left
- * without symbols when it does not begin as /proc/kallsyms does, has no
- * symbols or names other modules than the kernel has loaded now.
- */
-int sym_kallsyms__load_copy(struct pd_dso *d, const char *path);
-int sym_perfmap__load(struct pd_dso *d, const char *path);
-
-/* sym-jitdump.c */
-void sym_jitdump__free(struct pd_jitdump *j);
-
-/* sym-demangle.c: the name perf 6.1 shows for an ELF symbol name,
- * malloc'd, or NULL when it shows the name unchanged. */
-char *sym_demangle(const char *name);
-/* sym-demangle-java.c: perf's java_demangle_sym(JAVA_DEMANGLE_NORET),
- * malloc'd, or NULL when the name is not a Java signature. */
-char *sym_demangle_java(const char *name);
-/* C++ with parameters, as addr2line -C prints function names. */
-char *sym_demangle_params(const char *name);
-
-/*
- * sym-bfd-func.c: binutils' choice of the function symbol holding addr in
- * an ELF file (what addr2line names when DWARF does not), from an index
- * of its symbols built once; the name and, into *file_name (may be NULL),
- * the source file binutils gives with it. Both point into elf's data.
- */
-struct sym_bfd_funcs;
-struct sym_bfd_funcs *sym_bfd_funcs__new(Elf *elf);
-const char *sym_bfd_funcs__find(const struct sym_bfd_funcs *f, uint64_t addr,
-				const char **file_name);
-void sym_bfd_funcs__free(struct sym_bfd_funcs *f);
-
-/* sym-inline.c */
-struct sym_dwarf;
-int sym_inline__frames(struct pd_dso *d, uint64_t vaddr,
-		       struct pd_inline_frame *frames, int max);
-void sym_inline__free(struct sym_dwarf *dw);
 
 #endif /* PD_SYM_INTERNAL_H */
