@@ -12,9 +12,9 @@
  * process (pd-unwind's helper threads, whose messages the main thread
  * gives), which report them when they next ask or are freed.
  */
-void sym_debuginfod_quiet(struct pd_debuginfod *d);
+void pd__debuginfod_quiet(struct pd_debuginfod *d);
 
 /* Whether the ELF file at path has a symbol table and DWARF. */
-bool sym_debuginfod_complete(const char *path);
+bool pd__debuginfod_complete(const char *path);
 
 #endif

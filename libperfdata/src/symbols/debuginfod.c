@@ -12,7 +12,7 @@
  * is the client handle: pd-unwind's helper threads each have their own
  * symbolizer, and a build id is still asked once. Warnings are events
  * of the process too, each reported once by whichever client that may
- * speak sees them first (see sym_debuginfod_quiet()).
+ * speak sees them first (see pd__debuginfod_quiet()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,7 +44,7 @@ static bool urls_set(void)
 	return u && u[strspn(u, " \t\n")];
 }
 
-void sym_debuginfod_quiet(struct pd_debuginfod *d)
+void pd__debuginfod_quiet(struct pd_debuginfod *d)
 {
 	if (d)
 		d->quiet = true;
@@ -574,7 +574,7 @@ PD_EXPORT void pd_debuginfod__free(struct pd_debuginfod *d)
 
 #endif /* HAVE_DEBUGINFOD */
 
-bool sym_debuginfod_complete(const char *path)
+bool pd__debuginfod_complete(const char *path)
 {
 	bool ret = false;
 	Elf *elf;
@@ -603,7 +603,7 @@ PD_EXPORT int pd_debuginfod__find_dso(struct pd_debuginfod *d,
 	*debug = NULL;
 	err = pd_debuginfod__find(d, build_id, build_id_size,
 				  PD_DEBUGINFOD_EXECUTABLE, what, elf);
-	if (err == -ENOMEM || (!err && sym_debuginfod_complete(*elf)))
+	if (err == -ENOMEM || (!err && pd__debuginfod_complete(*elf)))
 		return err;
 	err2 = pd_debuginfod__find(d, build_id, build_id_size,
 				   PD_DEBUGINFOD_DEBUGINFO, what, debug);

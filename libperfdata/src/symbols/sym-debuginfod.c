@@ -31,14 +31,14 @@ struct pd_debuginfod *sym_debuginfod(struct pd_symbolizer *s)
 		pd__warn(&s->log,
 			 "DEBUGINFOD_URLS is set, but this build has no debuginfod support (make static, or built without libdebuginfod): files missing here are not fetched");
 	if (s->debuginfod && s->debuginfod_quiet)
-		sym_debuginfod_quiet(s->debuginfod);
+		pd__debuginfod_quiet(s->debuginfod);
 	return s->debuginfod;
 }
 
 void pd__sym_debuginfod_quiet(struct pd_symbolizer *s)
 {
 	s->debuginfod_quiet = true;
-	sym_debuginfod_quiet(s->debuginfod);
+	pd__debuginfod_quiet(s->debuginfod);
 }
 
 int sym_debuginfod_fetch(struct pd_dso *d, int kind, char *buf, size_t size)
