@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The reader's state, shared by the files that implement it: reader.c
- * (framing and header), swap.c (byte order), record.c and sample.c
- * (decoding), decompress.c (zstd) and order.c (time ordering).
+ * The reader's state, shared by the files that implement it:
+ * reader-state.c (errors, scratch, evsels and ids), sample.c, swap.c
+ * (byte order) and record.c (decoding), decompress.c (zstd), order.c
+ * (time ordering), stream.c and stream-ahead.c (the record stream, and
+ * reading it ahead on a thread), reader.c (open, file header, close).
  */
 #ifndef PD_READER_INTERNAL_H
 #define PD_READER_INTERNAL_H
@@ -158,19 +160,21 @@ struct pd_queued {
 	_Alignas(8) uint8_t data[];
 };
 
+/* reader-state.c */
 int pd__set_error(struct pd_reader *r, int err, uint64_t offset,
 		  const char *fmt, ...) PD_PRINTF(4, 5);
 
 void *pd__scratch(struct pd_reader *r, size_t size);
 
-/* evsels */
+int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
+		  const uint64_t *ids, uint64_t nr_ids, bool swap_ids);
+uint16_t pd__id_hdr_size(uint64_t sample_type);
+
+/* sample.c: the evsel of a sample, of a kernel record's trailer */
 const struct pd_evsel *pd__evsel_for_sample(struct pd_reader *r,
 					    const uint8_t *rec, size_t size);
 const struct pd_evsel *pd__evsel_for_trailer(struct pd_reader *r,
 					     const uint8_t *rec, size_t size);
-int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
-		  const uint64_t *ids, uint64_t nr_ids, bool swap_ids);
-uint16_t pd__id_hdr_size(uint64_t sample_type);
 
 /* swap.c: converts a record (file order, header already host order) */
 /* Direction of an in-place byte-order conversion. */
