@@ -138,12 +138,10 @@ static inline bool pd__ahead_stops_at(uint32_t type)
 /*
  * stream-ahead.c: the next record the thread read (1), its end (0 or
  * <0, the thread ended) or PD__AHEAD_STOP (it ended before a record:
- * the caller reads on). pd__ahead_error() on the thread: an error kept
- * for the caller (pd__set_error()); false elsewhere.
+ * the caller reads on).
  */
 int pd__ahead_next(struct pd_reader *r, const uint8_t **rec,
 		   struct pd_raw_src *src);
-bool pd__ahead_error(struct pd_reader *r, const char *msg);
 int pd__ahead_start(struct pd_reader *r);
 void pd__ahead_free(struct pd_reader *r);
 
@@ -163,6 +161,17 @@ struct pd_queued {
 /* reader-state.c */
 int pd__set_error(struct pd_reader *r, int err, uint64_t offset,
 		  const char *fmt, ...) PD_PRINTF(4, 5);
+/*
+ * Set on a thread whose errors another thread sets in their turn (the
+ * read-ahead thread's, stream-ahead.c): fn takes the message of an error
+ * on r and returns true when it kept it; r does not fail then. As
+ * pd__log_divert does for messages.
+ */
+struct pd_error_divert {
+	bool (*fn)(void *ctx, struct pd_reader *r, const char *msg);
+	void *ctx;
+};
+extern __thread struct pd_error_divert *pd__error_divert;
 
 void *pd__scratch(struct pd_reader *r, size_t size);
 

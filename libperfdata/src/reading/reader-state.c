@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * What the reader's parts share, below all of them: the error a reader
- * stops with, its scratch memory, and its evsels with the map from sample
- * ids to them. The decoders (record.c, sample.c, swap.c), decompress.c and
- * the stream (stream.c) use these; reader.c opens and closes the reader.
+ * stops with (on the read-ahead thread, kept for its caller), its scratch
+ * memory, and its evsels with the map from sample ids to them. reader.c
+ * opens and closes the reader.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +12,8 @@
 
 #include "header/attr.h"
 #include "reader-internal.h"
+
+__thread struct pd_error_divert *pd__error_divert;
 
 int pd__set_error(struct pd_reader *r, int err, uint64_t offset,
 		  const char *fmt, ...)
@@ -25,7 +27,8 @@ int pd__set_error(struct pd_reader *r, int err, uint64_t offset,
 	snprintf(msg, sizeof(msg), "%s: offset 0x%llx: %s",
 		 r->name, (unsigned long long)offset, what);
 	/* the read-ahead thread's is its caller's to set, at its turn */
-	if (pd__ahead_error(r, msg))
+	if (pd__error_divert &&
+	    pd__error_divert->fn(pd__error_divert->ctx, r, msg))
 		return err;
 	memcpy(r->errmsg, msg, sizeof(msg));
 	r->failed = true;
