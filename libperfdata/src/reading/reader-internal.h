@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The reader's state, shared by the files that implement it:
- * reader-state.c (errors, scratch, evsels and ids), sample.c, swap.c
- * (byte order) and record.c (decoding), decompress.c (zstd), order.c
- * (time ordering), stream.c and stream-ahead.c (the record stream, and
- * reading it ahead on a thread), reader.c (open, file header, close).
+ * The reader's state, shared by the files that implement it, each of which
+ * uses only those listed before it: reader-state.c (errors, scratch,
+ * evsels and ids), sample.c, swap.c (byte order) and record.c (decoding),
+ * decompress.c (zstd), order.c (time ordering), stream.c (the record
+ * stream, undecoded), stream-ahead.c (reading it ahead on a thread),
+ * reader-next.c (pd_reader__next()), reader.c (open, file header, close).
  */
 #ifndef PD_READER_INTERNAL_H
 #define PD_READER_INTERNAL_H

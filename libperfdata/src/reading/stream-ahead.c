@@ -3,7 +3,8 @@
  * Reading ahead (pd_reader__read_ahead()): a thread of its own reads the
  * records, takes them out of compressed data and puts them in time order
  * (pd__next_raw()), and hands copies of them over in batches, undecoded;
- * pd_reader__next() decodes each on the caller's thread as it returns it.
+ * pd_reader__next() (reader-next.c) decodes each on the caller's thread
+ * as it returns it.
  * The thread's messages and errors travel with the records and reach the
  * caller after the records before them, as without the thread. It stops
  * before a record whose reading changes what the reader tells its caller
