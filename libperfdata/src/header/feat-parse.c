@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Layouts of the header feature sections (see docs/perf-data-format.md,
- * section 6), one parser per feature.
+ * section 6), one parser per feature; the tracing data's is in
+ * feat-tracing.c.
  *
  * Counts come from the file and are not trusted: before an array is
  * allocated its count is checked against the bytes left in the section,
@@ -13,6 +14,7 @@
 
 #include "attr.h"
 #include "feat-parse.h"
+#include "feat-tracing.h"
 
 /* Smallest perf_header_string: the u32 length with an empty string. */
 #define MIN_STR 4

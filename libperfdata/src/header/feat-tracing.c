@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "feat-parse.h"
+#include "feat-ctx.h"
+#include "feat-tracing.h"
 #include "trace-tep.h"
 
 #define TRACING_MAGIC "\027\010Dtracing"

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The reader's state, shared by the files that implement it: reader.c
- * (framing and header), swap.c (byte order), record.c and sample.c
- * (decoding), decompress.c (zstd) and order.c (time ordering).
+ * The reader's state, shared by the files that implement it, each of which
+ * uses only those listed before it: reader-state.c (errors, scratch,
+ * evsels and ids), sample.c, swap.c (byte order) and record.c (decoding),
+ * decompress.c (zstd), order.c (time ordering), stream.c (the record
+ * stream, undecoded), stream-ahead.c (reading it ahead on a thread),
+ * reader-next.c (pd_reader__next()), reader.c (open, file header, close).
  */
 #ifndef PD_READER_INTERNAL_H
 #define PD_READER_INTERNAL_H
@@ -136,12 +139,10 @@ static inline bool pd__ahead_stops_at(uint32_t type)
 /*
  * stream-ahead.c: the next record the thread read (1), its end (0 or
  * <0, the thread ended) or PD__AHEAD_STOP (it ended before a record:
- * the caller reads on). pd__ahead_error() on the thread: an error kept
- * for the caller (pd__set_error()); false elsewhere.
+ * the caller reads on).
  */
 int pd__ahead_next(struct pd_reader *r, const uint8_t **rec,
 		   struct pd_raw_src *src);
-bool pd__ahead_error(struct pd_reader *r, const char *msg);
 int pd__ahead_start(struct pd_reader *r);
 void pd__ahead_free(struct pd_reader *r);
 
@@ -158,19 +159,32 @@ struct pd_queued {
 	_Alignas(8) uint8_t data[];
 };
 
+/* reader-state.c */
 int pd__set_error(struct pd_reader *r, int err, uint64_t offset,
 		  const char *fmt, ...) PD_PRINTF(4, 5);
+/*
+ * Set on a thread whose errors another thread sets in their turn (the
+ * read-ahead thread's, stream-ahead.c): fn takes the message of an error
+ * on r and returns true when it kept it; r does not fail then. As
+ * pd__log_divert does for messages.
+ */
+struct pd_error_divert {
+	bool (*fn)(void *ctx, struct pd_reader *r, const char *msg);
+	void *ctx;
+};
+extern __thread struct pd_error_divert *pd__error_divert;
 
 void *pd__scratch(struct pd_reader *r, size_t size);
 
-/* evsels */
+int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
+		  const uint64_t *ids, uint64_t nr_ids, bool swap_ids);
+uint16_t pd__id_hdr_size(uint64_t sample_type);
+
+/* sample.c: the evsel of a sample, of a kernel record's trailer */
 const struct pd_evsel *pd__evsel_for_sample(struct pd_reader *r,
 					    const uint8_t *rec, size_t size);
 const struct pd_evsel *pd__evsel_for_trailer(struct pd_reader *r,
 					     const uint8_t *rec, size_t size);
-int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
-		  const uint64_t *ids, uint64_t nr_ids, bool swap_ids);
-uint16_t pd__id_hdr_size(uint64_t sample_type);
 
 /* swap.c: converts a record (file order, header already host order) */
 /* Direction of an in-place byte-order conversion. */

@@ -232,7 +232,7 @@ walk_sample(struct pd_reader *r, uint8_t *rec, size_t size,
 	struct pd_sample tmp;
 	struct walk w = { rec + 8, rec + size, swap, false };
 
-	/* a decoded sample is r->ev's, zeroed with it (stream.c) */
+	/* a decoded sample is r->ev's, zeroed with it (reader-next.c) */
 	if (!s) {
 		s = &tmp;
 		memset(s, 0, sizeof(*s));

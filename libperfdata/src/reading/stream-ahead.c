@@ -3,7 +3,8 @@
  * Reading ahead (pd_reader__read_ahead()): a thread of its own reads the
  * records, takes them out of compressed data and puts them in time order
  * (pd__next_raw()), and hands copies of them over in batches, undecoded;
- * pd_reader__next() decodes each on the caller's thread as it returns it.
+ * pd_reader__next() (reader-next.c) decodes each on the caller's thread
+ * as it returns it.
  * The thread's messages and errors travel with the records and reach the
  * caller after the records before them, as without the thread. It stops
  * before a record whose reading changes what the reader tells its caller
@@ -56,14 +57,12 @@ struct pd_ahead {
 	/* the thread's */
 	struct batch *fill;
 	struct pd_log_divert divert;
+	struct pd_error_divert error_divert;
 	bool error;			/* errmsg holds its error */
 	char errmsg[sizeof(((struct pd_reader *)0)->errmsg)];
 	/* the caller's: the batch read, valid until the next call */
 	struct batch *cur;
 };
-
-/* the thread's own pd_ahead, on that thread */
-static __thread struct pd_ahead *self;
 
 static size_t entry_space(size_t size)
 {
@@ -156,6 +155,20 @@ static bool divert_log(void *ctx, struct pd_logger *l,
 	return true;
 }
 
+/* an error on the thread: the first is kept for the caller (finish()) */
+static bool divert_error(void *ctx, struct pd_reader *r, const char *msg)
+{
+	struct pd_ahead *a = ctx;
+
+	if (a->r != r)
+		return false;
+	if (!a->error) {
+		snprintf(a->errmsg, sizeof(a->errmsg), "%s", msg);
+		a->error = true;
+	}
+	return true;
+}
+
 static void end(struct pd_ahead *a, int ret)
 {
 	struct entry *e = add_entry(a, ENTRY_END, 0);
@@ -178,7 +191,9 @@ static void *ahead_thread(void *arg)
 	struct pd_reader *r = a->r;
 
 	pthread_setname_np(pthread_self(), "pd-read-ahead");
-	self = a;
+	a->error_divert.fn = divert_error;
+	a->error_divert.ctx = a;
+	pd__error_divert = &a->error_divert;
 	a->divert.fn = divert_log;
 	a->divert.ctx = a;
 	pd__log_divert = &a->divert;
@@ -206,21 +221,8 @@ static void *ahead_thread(void *arg)
 		memset(e->data + size, 0, 8);
 	}
 	pd__log_divert = NULL;
-	self = NULL;
+	pd__error_divert = NULL;
 	return NULL;
-}
-
-bool pd__ahead_error(struct pd_reader *r, const char *msg)
-{
-	struct pd_ahead *a = self;
-
-	if (!a || a->r != r)
-		return false;
-	if (!a->error) {
-		snprintf(a->errmsg, sizeof(a->errmsg), "%s", msg);
-		a->error = true;
-	}
-	return true;
 }
 
 static void free_list(struct batch *b)

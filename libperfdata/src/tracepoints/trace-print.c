@@ -39,7 +39,7 @@
 
 #include <perfdata/trace.h>
 
-#include "header/feat-parse.h"
+#include "header/feat-tracing.h"
 #include "base/internal.h"
 #include "header/trace-tep.h"
 
