@@ -63,16 +63,18 @@ struct uw_stray {
 };
 
 /*
- * What map_bias() reads of a file, read once per file: reporting a file
- * to each process's Dwfl mapped and unmapped it for that every time
- * (and unmapping in a process with two threads interrupts the other).
+ * What pd__uw_map_bias() reads of a file, read once per file: reporting
+ * a file to each process's Dwfl mapped and unmapped it for that every
+ * time (and unmapping in a process with two threads interrupts the
+ * other).
  */
 #define UW_MAX_LOADS	16
 
 struct uw_layout {
 	struct pd_dso *dso;
-	bool elf;		/* an ELF file, else map_bias() fails */
-	bool many;		/* more PT_LOADs: map_bias() of the file */
+	bool elf;		/* an ELF file, else pd__uw_map_bias() fails */
+	bool many;		/* more PT_LOADs: pd__uw_map_bias() of
+				 * the file */
 	uint16_t machine, type;
 	uint8_t class;
 	unsigned int nr_loads;
@@ -224,5 +226,15 @@ struct pd_unwinder {
 	struct pd__uw_ahead *ahead;
 	bool ahead_tried;
 };
+
+/* unwind-elf.c: the mapped files, as the unwinder reads them itself */
+struct uw_stray *pd__uw_stray_file(struct pd_unwinder *u, struct pd_dso *dso);
+bool pd__uw_file_has_section(const char *path, const char *name);
+bool pd__uw_map_bias(const struct pd_unwind_arch *a, Elf *elf,
+		     const struct pd_map *map, uint64_t *bias);
+bool pd__uw_dso_bias(struct pd_unwinder *u, const struct pd_unwind_arch *a,
+		     struct pd_dso *dso, const struct pd_map *map,
+		     uint64_t *bias);
+uint64_t pd__uw_first_load_page(Elf *elf);
 
 #endif /* PD_UNWIND_INTERNAL_H */

@@ -245,32 +245,6 @@ static struct uw_mod *map_module(struct uw_ctx *c, struct pd_map *map,
 static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 				    uint64_t addr);
 
-/* The stray file of dso, opened once; NULL when it does not open. */
-static struct uw_stray *stray_file(struct pd_unwinder *u, struct pd_dso *dso)
-{
-	struct uw_stray *st;
-	unsigned int i;
-	size_t size = 0;
-
-	for (i = 0; i < u->nr_strays; i++)
-		if (u->strays[i].dso == dso)
-			return u->strays[i].raw ? &u->strays[i] : NULL;
-	if (u->nr_strays == MAX_STRAYS)
-		return NULL;
-	st = &u->strays[u->nr_strays++];
-	memset(st, 0, sizeof(*st));
-	st->dso = dso;
-	st->fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
-	if (st->fd >= 0)
-		st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
-	if (st->elf)
-		st->raw = (const uint8_t *)elf_rawfile(st->elf, &size);
-	st->raw_size = st->raw ? size : 0;
-	if (st->raw)
-		st->cfi = dwarf_getcfi_elf(st->elf);
-	return st->raw ? st : NULL;
-}
-
 /*
  * The file mapped at addr when libdwfl has another module there (the
  * gap case of struct uw_stray), with the map; else NULL.
@@ -293,7 +267,7 @@ static struct uw_stray *stray_at(struct uw_ctx *c, uint64_t addr,
 	if (!m || m->dso == dso)
 		return NULL;
 	*mapp = map;
-	return stray_file(c->u, dso);
+	return pd__uw_stray_file(c->u, dso);
 }
 
 /*
@@ -462,192 +436,6 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 
 /* ---- address spaces ---- */
 
-static bool file_has_section(const char *path, const char *name)
-{
-	bool ret = false;
-	Elf *elf;
-	int fd;
-
-	if (!path)
-		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf)
-		ret = sym_elf__has_section(elf, name, 0);
-	elf_end(elf);
-	close(fd);
-	return ret;
-}
-
-/* What map_bias() needs of elf into *l; false for a file without it. */
-static bool read_layout(Elf *elf, struct uw_layout *l)
-{
-	GElf_Ehdr eh;
-	size_t i, phnum;
-
-	l->elf = false;
-	l->many = false;
-	l->nr_loads = 0;
-	if (!elf || !gelf_getehdr(elf, &eh))
-		return false;
-	l->machine = eh.e_machine;
-	l->class = eh.e_ident[EI_CLASS];
-	l->type = eh.e_type;
-	if (eh.e_type != ET_EXEC && elf_getphdrnum(elf, &phnum))
-		return false;
-	for (i = 0; eh.e_type != ET_EXEC && i < phnum; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (l->nr_loads == UW_MAX_LOADS) {
-			l->many = true;
-			return false;
-		}
-		l->loads[l->nr_loads].offset = ph.p_offset;
-		l->loads[l->nr_loads].filesz = ph.p_filesz;
-		l->loads[l->nr_loads].vaddr = ph.p_vaddr;
-		l->nr_loads++;
-	}
-	l->elf = true;
-	return true;
-}
-
-/*
- * The load bias of the file mapped by map: the file offset pgoff lies in
- * one PT_LOAD, whose vaddr - offset says where the file's addresses are.
- * ET_EXEC files are at their own addresses. -1 (false) when no segment
- * holds pgoff or the file is for another machine.
- */
-static bool layout_bias(const struct pd_unwind_arch *a,
-			const struct uw_layout *l, const struct pd_map *map,
-			uint64_t *bias)
-{
-	unsigned int i;
-
-	if (!l->elf || l->machine != a->e_machine || l->class != a->elf_class)
-		return false;
-	if (l->type == ET_EXEC) {
-		*bias = 0;
-		return true;
-	}
-	for (i = 0; i < l->nr_loads; i++) {
-		uint64_t off = l->loads[i].offset & ~(uint64_t)0xfff;
-
-		if (map->pgoff < off ||
-		    map->pgoff >= l->loads[i].offset + l->loads[i].filesz)
-			continue;
-		*bias = map->start - map->pgoff -
-			(l->loads[i].vaddr - l->loads[i].offset);
-		return true;
-	}
-	return false;
-}
-
-static bool map_bias(const struct pd_unwind_arch *a, Elf *elf,
-		     const struct pd_map *map, uint64_t *bias)
-{
-	GElf_Ehdr eh;
-	size_t i, phnum;
-
-	if (!gelf_getehdr(elf, &eh) || eh.e_machine != a->e_machine ||
-	    eh.e_ident[EI_CLASS] != a->elf_class)
-		return false;
-	if (eh.e_type == ET_EXEC) {
-		*bias = 0;
-		return true;
-	}
-	if (elf_getphdrnum(elf, &phnum))
-		return false;
-	for (i = 0; i < phnum; i++) {
-		GElf_Phdr ph;
-		uint64_t off;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		off = ph.p_offset & ~(uint64_t)0xfff;
-		if (map->pgoff < off || map->pgoff >= ph.p_offset + ph.p_filesz)
-			continue;
-		*bias = map->start - map->pgoff - (ph.p_vaddr - ph.p_offset);
-		return true;
-	}
-	return false;
-}
-
-/* dso's layout, read when first asked for; NULL without memory. */
-static const struct uw_layout *dso_layout(struct pd_unwinder *u,
-					  struct pd_dso *dso)
-{
-	struct uw_layout *l;
-	Elf *elf = NULL;
-	size_t i;
-	int fd;
-
-	for (i = 0; i < u->nr_layouts; i++)
-		if (u->layouts[i].dso == dso)
-			return &u->layouts[i];
-	if (u->nr_layouts == u->cap_layouts) {
-		size_t cap = u->cap_layouts ? 2 * u->cap_layouts : 16;
-		struct uw_layout *v = realloc(u->layouts, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		u->layouts = v;
-		u->cap_layouts = cap;
-	}
-	l = &u->layouts[u->nr_layouts++];
-	l->dso = dso;
-	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	read_layout(elf, l);
-	elf_end(elf);
-	if (fd >= 0)
-		close(fd);
-	return l;
-}
-
-/* map_bias() of the file dso, from its layout when it has one */
-static bool dso_bias(struct pd_unwinder *u, const struct pd_unwind_arch *a,
-		     struct pd_dso *dso, const struct pd_map *map,
-		     uint64_t *bias)
-{
-	const struct uw_layout *l = dso_layout(u, dso);
-	bool ret = false;
-	Elf *elf;
-	int fd;
-
-	if (l && !l->many)
-		return layout_bias(a, l, map, bias);
-	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf)
-		ret = map_bias(a, elf, map, bias);
-	elf_end(elf);
-	close(fd);
-	return ret;
-}
-
-/* perf's elf_base_address(): the first PT_LOAD's vaddr, page aligned */
-static uint64_t first_load_page(Elf *elf)
-{
-	size_t i, phnum;
-
-	if (elf_getphdrnum(elf, &phnum))
-		return 0;
-	for (i = 0; i < phnum; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-			return ph.p_vaddr & ~(uint64_t)4095;
-	}
-	return 0;
-}
-
 static struct uw_mod *mod_of(struct uw_space *sp, Dwfl_Module *mod)
 {
 	void **userdata;
@@ -764,7 +552,7 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 		sp->mods = v;
 		sp->cap_mods = cap;
 	}
-	if (!dso_bias(u, c->a, dso, map, &bias))
+	if (!pd__uw_dso_bias(u, c->a, dso, map, &bias))
 		return NULL;
 	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -792,11 +580,11 @@ static struct uw_mod *report_module(struct uw_ctx *c, struct pd_map *map,
 
 		m->raw = (const uint8_t *)elf_rawfile(elf, &size);
 		m->raw_size = m->raw ? size : 0;
-		m->elf_base = first_load_page(elf);
+		m->elf_base = pd__uw_first_load_page(elf);
 		m->has_tables = sym_elf__has_section(elf, ".eh_frame_hdr", 0) ||
 				sym_elf__has_section(elf, ".debug_frame", 0) ||
 				(dso->symsrc && strcmp(dso->symsrc, dso->runtime) &&
-				 file_has_section(dso->symsrc, ".debug_frame"));
+				 pd__uw_file_has_section(dso->symsrc, ".debug_frame"));
 	}
 	{
 		void **userdata;
@@ -1676,7 +1464,7 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 		struct uw_stray *st = stray_at(&c, pc, &map);
 		uint64_t bias;
 
-		if (st && st->cfi && map_bias(a, st->elf, map, &bias) &&
+		if (st && st->cfi && pd__uw_map_bias(a, st->elf, map, &bias) &&
 		    dwarf_cfi_addrframe(st->cfi, pc - bias, &frame))
 			frame = NULL;
 	}
