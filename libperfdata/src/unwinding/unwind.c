@@ -212,195 +212,6 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 
 /* ---- unwinding ---- */
 
-/* libunwind's unw_is_signal_frame(): the code at pc is sigreturn */
-static bool is_sigreturn(struct uw_ctx *c, uint64_t pc)
-{
-	const struct pd_unwind_arch *a = c->a;
-	uint8_t code[16];
-	size_t i;
-
-	if (!a->sigreturn_len || a->sigreturn_len > sizeof(code))
-		return false;
-	for (i = 0; i < a->sigreturn_len; i += 8) {
-		Dwarf_Word w;
-
-		if (!pd__uw_memory_read(NULL, pc + i, &w, c->sp))
-			return false;
-		memcpy(code + i, &w, sizeof(w));
-	}
-	return !memcmp(code, a->sigreturn, a->sigreturn_len);
-}
-
-/*
- * Whether reads of [addr, addr + len) go to the mapped files whatever
- * the sample's stack copy: below the stack pointer, or above what the
- * copy and its slack (perf_access_mem()) can reach.
- */
-static bool reads_files_only(const struct uw_ctx *c, uint64_t addr,
-			     uint64_t len)
-{
-	uint64_t top = c->stack_lo + STACK_SLACK;
-
-	if (addr + len < addr)
-		return false;
-	if (addr + len <= c->stack_lo)
-		return true;
-	return top > c->stack_lo && c->stack_hi <= top && addr >= top;
-}
-
-/*
- * is_sigreturn() for a frame, from the space's cache when the answer
- * cannot depend on the sample: its reads, their failure included
- * (c->read_failed), are the same while maps and reported files are.
- */
-static bool frame_is_sigreturn(struct uw_ctx *c, uint64_t pc)
-{
-	struct uw_space *sp = c->sp;
-	struct uw_sig *e;
-	bool failed = c->read_failed, ret;
-
-	if (!reads_files_only(c, pc, 16))
-		return is_sigreturn(c, pc);
-	if (!sp->sigs) {
-		sp->sigs = calloc(UW_SIGS, sizeof(*sp->sigs));
-		if (!sp->sigs)
-			return is_sigreturn(c, pc);
-		sp->sigs_gen = sp->maps->gen;
-	}
-	if (sp->sigs_gen != sp->maps->gen) {
-		sp->sigs_epoch++;
-		sp->sigs_gen = sp->maps->gen;
-	}
-	e = &sp->sigs[((pc * 0x9e3779b97f4a7c15ULL) >> 32) % UW_SIGS];
-	if (e->state && e->pc == pc && e->epoch == sp->sigs_epoch) {
-		if (e->state == UW_SIG_FAILED)
-			c->read_failed = true;
-		return e->state == UW_SIG_YES;
-	}
-	c->read_failed = false;
-	ret = is_sigreturn(c, pc);
-	/* the answer as the files now reported give it */
-	e->pc = pc;
-	e->epoch = sp->sigs_epoch;
-	e->state = c->read_failed ? UW_SIG_FAILED : ret ? UW_SIG_YES : UW_SIG_NO;
-	c->read_failed = c->read_failed || failed;
-	return ret;
-}
-
-/*
- * Whether perf's libunwind finds the unwind table entries of module m.
- * read_unwind_spec_eh_frame() takes the file's load address to be the
- * lowest start of any map of the same file in the process, less
- * elf_base_address(). perf keeps the maps of a process's previous image
- * across exec, so a file the old image mapped lower (libc, ld.so after a
- * fork and exec) gets a wrong base: the table lookup then misses and
- * libunwind falls back to frame-pointer guessing.
- */
-static bool perf_finds_tables(struct uw_space *sp, struct uw_mod *m)
-{
-	size_t i;
-
-	if (m->perf_base_gen != sp->maps->gen) {
-		uint64_t lo = UINT64_MAX;
-
-		for (i = 0; i < sp->maps->nr; i++)
-			if (sp->maps->v[i].path == m->path &&
-			    sp->maps->v[i].start < lo)
-				lo = sp->maps->v[i].start;
-		m->perf_base = lo - m->elf_base;
-		m->perf_base_gen = sp->maps->gen;
-	}
-	return m->perf_base == m->bias;
-}
-
-/* The call frame information for addr (libunwind's lookup), or NULL */
-static Dwarf_Frame *cfi_frame(struct uw_space *sp, uint64_t addr)
-{
-	Dwfl_Module *mod = dwfl_addrmodule(sp->dwfl, addr);
-	Dwarf_Frame *frame;
-	Dwarf_CFI *cfi;
-	Dwarf_Addr bias;
-
-	if (!mod)
-		return NULL;
-	cfi = dwfl_module_eh_cfi(mod, &bias);
-	if (cfi && !dwarf_cfi_addrframe(cfi, addr - bias, &frame))
-		return frame;
-	cfi = dwfl_module_dwarf_cfi(mod, &bias);
-	if (cfi && !dwarf_cfi_addrframe(cfi, addr - bias, &frame))
-		return frame;
-	return NULL;
-}
-
-/*
- * The CFI row at addr as libdw finds it (the module it has there), from
- * the space's cache, the file's, or libdw (then kept in both); in *tmp
- * when there is no memory for them.
- */
-static const struct pd_row *space_row(struct pd_unwinder *u,
-				      struct uw_space *sp, uint64_t addr,
-				      struct pd_row *tmp)
-{
-	const struct pd_unwind_arch *a = sp->arch->a;
-	struct pd_row *row = pd__row_slot(&sp->rows, UW_ROWS, NULL, addr);
-	struct pd_row *fr = NULL;
-	Dwfl_Module *mod;
-	Dwarf_Frame *frame;
-	struct uw_mod *m;
-	uint64_t rel = 0;
-
-	if (row && row->state != PD_ROW_EMPTY && row->addr == addr)
-		return row;
-	if (!row)
-		row = tmp;
-	mod = dwfl_addrmodule(sp->dwfl, addr);
-	m = mod ? mod_of(sp, mod) : NULL;
-	if (m && m->dso) {
-		rel = addr - m->dw_bias;
-		fr = pd__row_slot(&u->file_rows, UW_FILE_ROWS, m->dso, rel);
-		if (fr && fr->state != PD_ROW_EMPTY && fr->file == m->dso &&
-		    fr->addr == rel) {
-			*row = *fr;
-			goto out;
-		}
-	}
-	frame = cfi_frame(sp, addr);
-	pd__row_parse(frame, a->cfi_rows ? a->nr_dwarf : 0, a->dwarf_ra, row);
-	free(frame);
-	if (fr) {
-		*fr = *row;
-		fr->file = m->dso;
-		fr->addr = rel;
-	}
-out:
-	row->file = NULL;
-	row->addr = addr;
-	return row;
-}
-
-/*
- * Whether an FDE covers addr, and whether the frame at addr ends the
- * chain by its tables: its return address column says "undefined"
- * (glibc's _start, clone3) or there is no FDE. libdw also ends a chain
- * at a return address that reads as 0; libunwind does not, it gives that
- * frame (printed as ffffffffffffffff) and stops after it. Both are asked
- * of every frame: the answers come with the rows.
- */
-static bool has_fde(struct pd_unwinder *u, struct uw_space *sp, uint64_t addr)
-{
-	struct pd_row tmp;
-
-	return space_row(u, sp, addr, &tmp)->fde;
-}
-
-static bool ra_undefined(struct pd_unwinder *u, struct uw_space *sp,
-			 uint64_t addr)
-{
-	struct pd_row tmp;
-
-	return space_row(u, sp, addr, &tmp)->ra_undef;
-}
-
 static int guess_read(void *ctx, uint64_t addr, uint64_t *val)
 {
 	return perf_access_mem(ctx, addr, val);
@@ -589,7 +400,7 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	 * from a signal context: the one the signal interrupted, an exact
 	 * pc; the trampoline itself is decremented like a return address.
 	 */
-	sig = frame_is_sigreturn(c, pc);
+	sig = pd__uw_frame_is_sigreturn(c, pc);
 	ip->activation = c->n == 0 || (c->a->sigframe ? sig : c->after_sigreturn);
 	c->after_sigreturn = sig;
 	c->n++;
@@ -625,7 +436,7 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	 * guesses the caller from the frame pointer, and so do we, then
 	 * resume with libdw from the guessed frame.
 	 */
-	if (!perf_finds_tables(c->sp, m) || !has_fde(c->u, c->sp, at)) {
+	if (!pd__uw_perf_finds_tables(c->sp, m) || !has_fde(c->u, c->sp, at)) {
 		guess_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
@@ -685,7 +496,7 @@ static int run_pass(struct uw_ctx *c)
 			return ret;
 		/* libdw's lookup: a caller's pc less one */
 		at = initial || signal ? pc : pc - 1;
-		row = space_row(c->u, c->sp, at, &tmp);
+		row = pd__uw_space_row(c->u, c->sp, at, &tmp);
 		if (row->state != PD_ROW_PLAIN)
 			break;
 		/*
@@ -979,11 +790,11 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 	 */
 	if (perf_access_mem(&c, pc, &val) < 0)
 		pc = lr;
-	else if (is_sigreturn(&c, pc))
+	else if (pd__uw_is_sigreturn(&c, pc))
 		goto out;
 	m = space_module(&c, pc);
-	if (m && m->has_tables && perf_finds_tables(c.sp, m)) {
-		frame = cfi_frame(c.sp, pc);
+	if (m && m->has_tables && pd__uw_perf_finds_tables(c.sp, m)) {
+		frame = pd__uw_cfi_frame(c.sp, pc);
 	} else if (!m) {
 		struct pd_map *map = NULL;
 		struct uw_stray *st = pd__uw_stray_at(&c, pc, &map);
@@ -1001,7 +812,7 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 		caller = 0;
 	if (caller) {
 		caller = strip_pac(&c, caller);
-		if (!is_sigreturn(&c, caller))
+		if (!pd__uw_is_sigreturn(&c, caller))
 			caller--;
 	}
 out:
