@@ -102,8 +102,8 @@ struct uw_arch {
 
 /*
  * Whether the code at a pc is a signal trampoline, read from the mapped
- * files (is_sigreturn()) and kept per space while its maps and reported
- * files stay as they were.
+ * files (pd__uw_is_sigreturn()) and kept per space while its maps and
+ * reported files stay as they were.
  */
 struct uw_sig {
 	uint64_t pc;
@@ -175,7 +175,7 @@ struct uw_ctx {
 	uint64_t first_regs_set;
 	int pass_n;
 	/*
-	 * A pass stepped here (run_pass()) that libdw goes on with: the
+	 * A pass stepped here (pd__uw_run_pass()) that libdw goes on with: the
 	 * frame's registers and the pc libdw looks it up at, given to it as
 	 * its first frame, which frame_cb() has seen already (skip_first).
 	 */
@@ -380,6 +380,19 @@ static inline bool ra_undefined(struct pd_unwinder *u, struct uw_space *sp,
 	struct pd_row tmp;
 
 	return pd__uw_space_row(u, sp, addr, &tmp)->ra_undef;
+}
+
+/* unwind-step.c: stepping one chain */
+void pd__uw_warn_frame_reg(struct pd_unwinder *u);
+uint64_t pd__uw_strip_pac(struct uw_ctx *c, uint64_t pc);
+int pd__uw_run_pass(struct uw_ctx *c);
+enum pd_unwind_stop pd__uw_stop_reason(const struct uw_ctx *c, int ret);
+
+/* perf_access_mem() as the steps without libdw read (pd_unwind_guess,
+ * pd_row_mem) */
+static inline int guess_read(void *ctx, uint64_t addr, uint64_t *val)
+{
+	return perf_access_mem(ctx, addr, val);
 }
 
 #endif /* PD_UNWIND_INTERNAL_H */
