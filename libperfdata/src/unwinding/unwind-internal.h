@@ -395,4 +395,7 @@ static inline int guess_read(void *ctx, uint64_t addr, uint64_t *val)
 	return perf_access_mem(ctx, addr, val);
 }
 
+/* unwind.c: the unwinder object */
+const struct pd_unwind_arch *pd__uw_unwind_arch(struct pd_unwinder *u);
+
 #endif /* PD_UNWIND_INTERNAL_H */
