@@ -29,9 +29,23 @@
 #include <perfdata/unwind.h>
 
 #include "base/internal.h"
-#include "unwind-rewrite.h"
+#include "unwind-jobs.h"
+#include "unwind-unit.h"
 
 #define DEFAULT_MAX_STACK	127
+/* kernel entries (perf keeps at most 127 and the context markers) and
+ * the user part */
+#define PD_UW_MAX_CHAIN		(PD_UW_MAX_STACK + 256)
+
+struct pd_unwind_rewriter {
+	struct pd_unwind_rewrite_opts o;
+	struct pd__uw_unit *main;
+	uint64_t chain[PD_UW_MAX_CHAIN];
+	struct pd_unwind_summary sum;
+	struct pd_unwind_missing *missing;
+	size_t nr_missing, cap_missing;
+	struct pd__uw_jobs *jobs;
+};
 
 static const char *const stop_names[PD_UNWIND_STOP__NR] = {
 	[PD_UNWIND_STOP_NONE] = "nothing to unwind",
@@ -167,11 +181,11 @@ PD_EXPORT int pd_unwind_rewriter__event(struct pd_unwind_rewriter *rw,
 	int err;
 
 	if (ev->type != PD_RECORD_SAMPLE)
-		return pd__uw_jobs_event(rw, ev);
+		return pd__uw_jobs_event(rw->jobs, ev);
 	if (!ev->evsel || !rewrites(&ev->evsel->attr) ||
 	    !pd_unwinder__wants(ev))
 		return 0;
-	err = pd__uw_jobs_sample(rw, ev, &res);
+	err = pd__uw_jobs_sample(rw->jobs, ev, &res);
 	if (err)
 		return err;
 	err = count(rw, &ev->u.sample, res);
@@ -206,14 +220,14 @@ pd_unwind_rewriter__new(struct pd_reader *r,
 	rw->o.sz = sizeof(rw->o);
 	if (rw->o.max_stack <= 0 || rw->o.max_stack > PD_UW_MAX_STACK)
 		rw->o.max_stack = DEFAULT_MAX_STACK;
-	rw->r = r;
 	rw->main = pd__uw_unit_new(r, &rw->o);
 	if (!rw->main) {
 		free(rw);
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (pd__uw_jobs_start(rw)) {
+	rw->jobs = pd__uw_jobs_start(r, &rw->o, rw->main);
+	if (!rw->jobs) {
 		pd_unwind_rewriter__free(rw);
 		errno = ENOMEM;
 		return NULL;
@@ -226,7 +240,7 @@ pd_unwind_rewriter__summary(struct pd_unwind_rewriter *rw)
 {
 	rw->sum.nr_missing = rw->nr_missing;
 	rw->sum.missing = rw->missing;
-	rw->sum.threads = 1 + rw->nr_helpers;
+	rw->sum.threads = 1 + pd__uw_jobs_helpers(rw->jobs);
 	return &rw->sum;
 }
 
@@ -236,7 +250,7 @@ PD_EXPORT void pd_unwind_rewriter__free(struct pd_unwind_rewriter *rw)
 
 	if (!rw)
 		return;
-	pd__uw_jobs_stop(rw);
+	pd__uw_jobs_stop(rw->jobs);
 	pd__uw_unit_free(rw->main);
 	for (i = 0; i < rw->nr_missing; i++)
 		free((char *)rw->missing[i].dso);
