@@ -35,8 +35,8 @@
 #define MAX_HELPERS	1
 
 struct helper {
-	struct pd__uw_jobs *jobs;
-	unsigned int idx;		/* 1..nr_helpers */
+	unsigned int nr;		/* helpers the samples are dealt to */
+	unsigned int idx;		/* 1..nr */
 	pthread_t thread;
 	bool started;
 	struct pd_reader *r;
@@ -75,7 +75,7 @@ static unsigned int owner(uint64_t seq, unsigned int nr)
 static void *helper_main(void *arg)
 {
 	struct helper *h = arg;
-	unsigned int nr = h->jobs->nr;
+	unsigned int nr = h->nr;
 	const struct pd_event *ev;
 	uint64_t seq = 0;
 	bool stop;
@@ -154,9 +154,8 @@ static void quiet(enum pd_log_level level, const char *msg, void *ctx)
 {
 }
 
-static int helper_start(struct pd__uw_jobs *j,
-			const struct pd_unwind_rewrite_opts *o,
-			struct helper *h, unsigned int idx)
+static int helper_start(const struct pd_unwind_rewrite_opts *o,
+			struct helper *h, unsigned int idx, unsigned int nr)
 {
 	struct pd_reader_opts ro = {
 		.sz = sizeof(ro),
@@ -166,7 +165,7 @@ static int helper_start(struct pd__uw_jobs *j,
 	struct pd_unwind_rewrite_opts uo = *o;
 
 	uo.log = quiet;
-	h->jobs = j;
+	h->nr = nr;
 	h->idx = idx;
 	h->r = pd_reader__open(o->path, &ro);
 	if (!h->r)
@@ -201,8 +200,13 @@ struct pd__uw_jobs *pd__uw_jobs_start(const struct pd_reader *r,
 	if (!j)
 		return NULL;
 	j->main = main;
+	/*
+	 * A helper is told how many there are before it runs (it deals the
+	 * samples by that). One that fails to start leaves the others out of
+	 * step with the main thread, which then unwinds their samples too.
+	 */
 	for (i = 0; i < n; i++) {
-		if (helper_start(j, o, &j->h[i], i + 1)) {
+		if (helper_start(o, &j->h[i], i + 1, n)) {
 			helper_free(&j->h[i]);
 			break;
 		}
