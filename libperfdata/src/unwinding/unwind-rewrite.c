@@ -17,8 +17,8 @@
  * as ffffffffffffffff) is not a frame and is left out.
  *
  * Samples with nothing to unwind keep the callchain they had. The
- * unwinding itself is unwind.c's (libunwind's rules, as perf 6.1 uses);
- * unwind-jobs.c spreads it over threads.
+ * unwinding itself is unwind.c's (libunwind's rules, as perf 6.1 uses),
+ * by units of unwind-unit.c, which unwind-jobs.c spreads over threads.
  */
 #include <errno.h>
 #include <stdlib.h>
