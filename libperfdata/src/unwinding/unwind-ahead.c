@@ -27,6 +27,7 @@
 #include "session/session-internal.h"
 #include "symbols/sym-internal.h"
 #include "unwind-ahead.h"
+#include "unwind-internal.h"
 
 #define RING		256	/* results ready at most */
 #define STRETCH_SHIFT	16	/* stretches of 64 KiB */
@@ -112,7 +113,7 @@ static void *ahead_main(void *arg)
 			break;
 		/* only this thread writes the slot at head */
 		slot = &a->ring[a->head % RING];
-		slot->n = pd_unwinder__user_stack(a->u, t, ev, slot->ips, a->max);
+		slot->n = pd__unwinder_user_stack(a->u, t, ev, slot->ips, a->max);
 		slot->stop = pd_unwinder__stop(a->u, &slot->dso);
 		slot->warned_frame_reg = pd__unwinder_warned_frame_reg(a->u);
 		slot->offset = ev->offset;
@@ -163,7 +164,7 @@ void pd__uw_ahead_stop(struct pd__uw_ahead *a)
 		pthread_mutex_destroy(&a->lock);
 		pthread_cond_destroy(&a->cond);
 	}
-	pd_unwinder__free(a->u);
+	pd__unwinder_free(a->u);
 	pd_session__free(a->s);
 	pd_symbolizer__free(a->sym);
 	pd_reader__close(a->r);
@@ -224,7 +225,7 @@ struct pd__uw_ahead *pd__uw_ahead_start(struct pd_session *s,
 		a->s = pd_session__new(a->r, &xo);
 	}
 	if (a->s)
-		a->u = pd_unwinder__new(a->s, a->r, &uo);
+		a->u = pd__unwinder_new(a->s, a->r, &uo);
 	a->ring = calloc(RING, sizeof(*a->ring));
 	a->ips = calloc((size_t)RING * a->max, sizeof(*a->ips));
 	a->last.ips = calloc(a->max, sizeof(*a->last.ips));

@@ -42,7 +42,4 @@ void pd__uw_ahead_stop(struct pd__uw_ahead *a);
 bool pd__uw_ahead_take(struct pd__uw_ahead *a, const struct pd_event *ev,
 		       int max, struct pd__uw_ahead_res *res);
 
-/* unwind.c: whether u said that elfutils gives no frame registers. */
-bool pd__unwinder_warned_frame_reg(const struct pd_unwinder *u);
-
 #endif /* PD_UNWIND_AHEAD_H */

@@ -28,7 +28,7 @@
  * DW_CFA_AARCH64_negate_ra_state (an "unexpected opcode", so every step
  * past a paciasp falls back to the link register), libdw's CFI ignores
  * that opcode, and the unwinder strips the authentication code from the
- * return addresses (unwind.c).
+ * return addresses (unwind-step.c).
  */
 #include <dwarf.h>
 #include <errno.h>

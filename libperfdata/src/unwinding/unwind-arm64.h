@@ -10,7 +10,7 @@
 #include <elfutils/libdw.h>
 #include <stdint.h>
 
-#include "unwind-arch.h"
+#include "unwind-guess.h"
 
 /* A frame's registers by DWARF number; bit i of set: val[i] known. */
 struct pd_cfi_regs {

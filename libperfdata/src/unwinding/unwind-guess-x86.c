@@ -20,7 +20,7 @@
  * - every other register becomes unknown; the same pc and cfa again
  *   ends the chain.
  */
-#include "unwind-arch.h"
+#include "unwind-guess.h"
 
 enum { RBP = 6, RSP = 7 };
 

@@ -27,16 +27,16 @@
 
 #include "reading/reader-internal.h"
 #include "symbols/sym-internal.h"
-#include "unwind-ahead.h"
-#include "unwind-rewrite.h"
+#include "unwind-jobs.h"
+#include "unwind-unit.h"
 
 #define BATCH		64
 #define RING		(4 * BATCH)
 #define MAX_HELPERS	1
 
 struct helper {
-	struct pd_unwind_rewriter *rw;
-	unsigned int idx;		/* 1..nr_helpers */
+	unsigned int nr;		/* helpers the samples are dealt to */
+	unsigned int idx;		/* 1..nr */
 	pthread_t thread;
 	bool started;
 	struct pd_reader *r;
@@ -53,6 +53,9 @@ struct pd__uw_jobs {
 	struct helper h[MAX_HELPERS];
 	unsigned int nr;
 	bool failed[MAX_HELPERS];	/* fell back to the main thread */
+	struct pd__uw_unit *main;	/* the main thread's, borrowed */
+	struct pd__uw_result res;	/* the main thread's */
+	uint64_t seq;			/* rewritten samples so far */
 };
 
 static bool rewritable(const struct pd_event *ev)
@@ -72,7 +75,7 @@ static unsigned int owner(uint64_t seq, unsigned int nr)
 static void *helper_main(void *arg)
 {
 	struct helper *h = arg;
-	unsigned int nr = h->rw->nr_helpers;
+	unsigned int nr = h->nr;
 	const struct pd_event *ev;
 	uint64_t seq = 0;
 	bool stop;
@@ -113,14 +116,14 @@ static void *helper_main(void *arg)
 	return NULL;
 }
 
-static unsigned int want_helpers(const struct pd_unwind_rewriter *rw)
+static unsigned int want_helpers(const struct pd_reader *r,
+				 const struct pd_unwind_rewrite_opts *o)
 {
-	const struct pd_unwind_rewrite_opts *o = &rw->o;
 	struct stat st;
 	int jobs = o->jobs;
 
 	/* only when asked for: see pd_unwind_rewrite_opts.jobs */
-	if (jobs <= 1 || !o->path || rw->r->opts.order != PD_ORDER_TIME)
+	if (jobs <= 1 || !o->path || r->opts.order != PD_ORDER_TIME)
 		return 0;
 	if (stat(o->path, &st) || !S_ISREG(st.st_mode))
 		return 0;
@@ -151,20 +154,20 @@ static void quiet(enum pd_log_level level, const char *msg, void *ctx)
 {
 }
 
-static int helper_start(struct pd_unwind_rewriter *rw, struct helper *h,
-			unsigned int idx)
+static int helper_start(const struct pd_unwind_rewrite_opts *o,
+			struct helper *h, unsigned int idx, unsigned int nr)
 {
 	struct pd_reader_opts ro = {
 		.sz = sizeof(ro),
 		.order = PD_ORDER_TIME,
 		.log = quiet,
 	};
-	struct pd_unwind_rewrite_opts uo = rw->o;
+	struct pd_unwind_rewrite_opts uo = *o;
 
 	uo.log = quiet;
-	h->rw = rw;
+	h->nr = nr;
 	h->idx = idx;
-	h->r = pd_reader__open(rw->o.path, &ro);
+	h->r = pd_reader__open(o->path, &ro);
 	if (!h->r)
 		return -errno;
 	if (pd_reader__read_header(h->r) < 0)
@@ -187,32 +190,33 @@ static int helper_start(struct pd_unwind_rewriter *rw, struct helper *h,
 	return 0;
 }
 
-int pd__uw_jobs_start(struct pd_unwind_rewriter *rw)
+struct pd__uw_jobs *pd__uw_jobs_start(const struct pd_reader *r,
+				      const struct pd_unwind_rewrite_opts *o,
+				      struct pd__uw_unit *main)
 {
-	unsigned int n = want_helpers(rw), i;
-	struct pd__uw_jobs *j;
+	unsigned int n = want_helpers(r, o), i;
+	struct pd__uw_jobs *j = calloc(1, sizeof(*j));
 
-	rw->nr_helpers = 0;
-	if (!n)
-		return 0;
-	j = calloc(1, sizeof(*j));
 	if (!j)
-		return -ENOMEM;
-	rw->jobs = j;
+		return NULL;
+	j->main = main;
+	/*
+	 * A helper is told how many there are before it runs (it deals the
+	 * samples by that). One that fails to start leaves the others out of
+	 * step with the main thread, which then unwinds their samples too.
+	 */
 	for (i = 0; i < n; i++) {
-		if (helper_start(rw, &j->h[i], i + 1)) {
+		if (helper_start(o, &j->h[i], i + 1, n)) {
 			helper_free(&j->h[i]);
 			break;
 		}
 	}
 	j->nr = i;
-	rw->nr_helpers = i;
-	return 0;
+	return j;
 }
 
-void pd__uw_jobs_stop(struct pd_unwind_rewriter *rw)
+void pd__uw_jobs_stop(struct pd__uw_jobs *j)
 {
-	struct pd__uw_jobs *j = rw->jobs;
 	unsigned int i;
 
 	if (!j)
@@ -220,12 +224,16 @@ void pd__uw_jobs_stop(struct pd_unwind_rewriter *rw)
 	for (i = 0; i < j->nr; i++)
 		helper_free(&j->h[i]);
 	free(j);
-	rw->jobs = NULL;
 }
 
-int pd__uw_jobs_event(struct pd_unwind_rewriter *rw, const struct pd_event *ev)
+unsigned int pd__uw_jobs_helpers(const struct pd__uw_jobs *j)
 {
-	return pd__uw_unit_event(rw->main, ev);
+	return j->nr;
+}
+
+int pd__uw_jobs_event(struct pd__uw_jobs *j, const struct pd_event *ev)
+{
+	return pd__uw_unit_event(j->main, ev);
 }
 
 /* The helper's result for ev; false when it has none (then ours). */
@@ -250,21 +258,20 @@ static bool take(struct helper *h, const struct pd_event *ev,
 	return ok;
 }
 
-int pd__uw_jobs_sample(struct pd_unwind_rewriter *rw, const struct pd_event *ev,
+int pd__uw_jobs_sample(struct pd__uw_jobs *j, const struct pd_event *ev,
 		       const struct pd__uw_result **res)
 {
-	struct pd__uw_jobs *j = rw->jobs;
 	unsigned int who = 0;
 
-	if (j && j->nr)
-		who = owner(rw->seq, j->nr);
-	rw->seq++;
-	*res = &rw->res;
+	if (j->nr)
+		who = owner(j->seq, j->nr);
+	j->seq++;
+	*res = &j->res;
 	if (who && !j->failed[who - 1]) {
-		if (take(&j->h[who - 1], ev, &rw->res))
+		if (take(&j->h[who - 1], ev, &j->res))
 			return 0;
 		/* out of step or gone: the rest is ours */
 		j->failed[who - 1] = true;
 	}
-	return pd__uw_unit_unwind(rw->main, ev, &rw->res);
+	return pd__uw_unit_unwind(j->main, ev, &j->res);
 }

@@ -17,8 +17,8 @@
  * as ffffffffffffffff) is not a frame and is left out.
  *
  * Samples with nothing to unwind keep the callchain they had. The
- * unwinding itself is unwind.c's (libunwind's rules, as perf 6.1 uses);
- * unwind-jobs.c spreads it over threads.
+ * unwinding itself is unwind.c's (libunwind's rules, as perf 6.1 uses),
+ * by units of unwind-unit.c, which unwind-jobs.c spreads over threads.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,9 +29,23 @@
 #include <perfdata/unwind.h>
 
 #include "base/internal.h"
-#include "unwind-rewrite.h"
+#include "unwind-jobs.h"
+#include "unwind-unit.h"
 
 #define DEFAULT_MAX_STACK	127
+/* kernel entries (perf keeps at most 127 and the context markers) and
+ * the user part */
+#define PD_UW_MAX_CHAIN		(PD_UW_MAX_STACK + 256)
+
+struct pd_unwind_rewriter {
+	struct pd_unwind_rewrite_opts o;
+	struct pd__uw_unit *main;
+	uint64_t chain[PD_UW_MAX_CHAIN];
+	struct pd_unwind_summary sum;
+	struct pd_unwind_missing *missing;
+	size_t nr_missing, cap_missing;
+	struct pd__uw_jobs *jobs;
+};
 
 static const char *const stop_names[PD_UNWIND_STOP__NR] = {
 	[PD_UNWIND_STOP_NONE] = "nothing to unwind",
@@ -52,92 +66,6 @@ PD_EXPORT const char *pd_unwind_stop__str(int stop)
 	if (stop < 0 || stop >= PD_UNWIND_STOP__NR)
 		return "unknown";
 	return stop_names[stop];
-}
-
-void pd__uw_unit_free(struct pd__uw_unit *w)
-{
-	if (!w)
-		return;
-	pd_unwinder__free(w->u);
-	pd_session__free(w->s);
-	pd_symbolizer__free(w->sym);
-	free(w);
-}
-
-struct pd__uw_unit *pd__uw_unit_new(struct pd_reader *r,
-				    const struct pd_unwind_rewrite_opts *o)
-{
-	struct pd_symbolizer_opts so = {
-		.sz = sizeof(so),
-		.symfs = o->symfs,
-		.log = o->log,
-		.log_ctx = o->log_ctx,
-		.no_debuginfod = o->no_debuginfod,
-	};
-	struct pd_session_opts xo = {
-		.sz = sizeof(xo),
-		.log = o->log,
-		.log_ctx = o->log_ctx,
-	};
-	struct pd_unwind_opts uo = {
-		.sz = sizeof(uo),
-		.max_stack = o->max_stack,
-		.no_inline = true,
-		.log = o->log,
-		.log_ctx = o->log_ctx,
-	};
-	struct pd__uw_unit *w = calloc(1, sizeof(*w));
-
-	if (!w)
-		return NULL;
-	w->sym = pd_symbolizer__new(&so);
-	xo.symbolizer = w->sym;
-	if (w->sym)
-		w->s = pd_session__new(r, &xo);
-	if (w->s)
-		w->u = pd_unwinder__new(w->s, r, &uo);
-	if (!w->u) {
-		pd__uw_unit_free(w);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return w;
-}
-
-int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
-		       struct pd__uw_result *res)
-{
-	const struct pd_sample *smp = &ev->u.sample;
-	struct pd_thread *t;
-	const char *dso = NULL;
-	int n, i, k = 0;
-
-	res->nr = 0;
-	res->stop = PD_UNWIND_STOP_NONE;
-	res->n = 0;
-	res->dso = NULL;
-	t = pd_session__thread(w->s, (int32_t)smp->pid, (int32_t)smp->tid);
-	if (!t)
-		return -ENOMEM;
-	n = pd_unwinder__user_stack(w->u, t, ev, w->ips, PD_UW_MAX_STACK);
-	res->stop = pd_unwinder__stop(w->u, &dso);
-	res->dso = dso;
-	res->n = n;
-	for (i = 0; i < n; i++) {
-		/* a zero return address ends libunwind's chain: no frame */
-		if (!w->ips[i].pc)
-			continue;
-		res->ips[k++] = w->ips[i].activation ? w->ips[i].pc
-						     : w->ips[i].pc - 1;
-	}
-	res->nr = k;
-	return 0;
-}
-
-/* Records that are not samples: every unit's session sees them. */
-int pd__uw_unit_event(struct pd__uw_unit *w, const struct pd_event *ev)
-{
-	return pd_session__event(w->s, ev);
 }
 
 static bool rewrites(const struct pd_attr *a)
@@ -253,11 +181,11 @@ PD_EXPORT int pd_unwind_rewriter__event(struct pd_unwind_rewriter *rw,
 	int err;
 
 	if (ev->type != PD_RECORD_SAMPLE)
-		return pd__uw_jobs_event(rw, ev);
+		return pd__uw_jobs_event(rw->jobs, ev);
 	if (!ev->evsel || !rewrites(&ev->evsel->attr) ||
 	    !pd_unwinder__wants(ev))
 		return 0;
-	err = pd__uw_jobs_sample(rw, ev, &res);
+	err = pd__uw_jobs_sample(rw->jobs, ev, &res);
 	if (err)
 		return err;
 	err = count(rw, &ev->u.sample, res);
@@ -292,14 +220,14 @@ pd_unwind_rewriter__new(struct pd_reader *r,
 	rw->o.sz = sizeof(rw->o);
 	if (rw->o.max_stack <= 0 || rw->o.max_stack > PD_UW_MAX_STACK)
 		rw->o.max_stack = DEFAULT_MAX_STACK;
-	rw->r = r;
 	rw->main = pd__uw_unit_new(r, &rw->o);
 	if (!rw->main) {
 		free(rw);
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (pd__uw_jobs_start(rw)) {
+	rw->jobs = pd__uw_jobs_start(r, &rw->o, rw->main);
+	if (!rw->jobs) {
 		pd_unwind_rewriter__free(rw);
 		errno = ENOMEM;
 		return NULL;
@@ -312,7 +240,7 @@ pd_unwind_rewriter__summary(struct pd_unwind_rewriter *rw)
 {
 	rw->sum.nr_missing = rw->nr_missing;
 	rw->sum.missing = rw->missing;
-	rw->sum.threads = 1 + rw->nr_helpers;
+	rw->sum.threads = 1 + pd__uw_jobs_helpers(rw->jobs);
 	return &rw->sum;
 }
 
@@ -322,7 +250,7 @@ PD_EXPORT void pd_unwind_rewriter__free(struct pd_unwind_rewriter *rw)
 
 	if (!rw)
 		return;
-	pd__uw_jobs_stop(rw);
+	pd__uw_jobs_stop(rw->jobs);
 	pd__uw_unit_free(rw->main);
 	for (i = 0; i < rw->nr_missing; i++)
 		free((char *)rw->missing[i].dso);

@@ -14,8 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "unwind-arch.h"
-
 #define PD_ROW_MAX_REGS		17	/* frame registers at most (x86_64's) */
 
 enum pd_row_kind {
