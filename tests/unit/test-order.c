@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reading/reader-internal.h"
+#include "reading/reader-state.h"
 #include "tap.h"
 
 #define N	20000

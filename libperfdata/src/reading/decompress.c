@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <zstd.h>
 
-#include "reader-internal.h"
+#include "reader-state.h"
 
 #define DECOMP_WINDOW	(4 * PD_MAX_RECORD)
 

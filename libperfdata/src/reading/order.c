@@ -20,7 +20,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "reader-internal.h"
+#include "reader-state.h"
 
 #define CHUNK_SIZE	(512 * 1024)
 #define NO_RUN		UINT32_MAX

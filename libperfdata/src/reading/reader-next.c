@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "reader-internal.h"
+#include "reader-state.h"
 
 /* Decodes rec (r->rec, or a queued record that stays put until the next
  * call) into r->ev. */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "header/attr.h"
-#include "reader-internal.h"
+#include "reader-state.h"
 
 __thread struct pd_error_divert *pd__error_divert;
 

@@ -18,7 +18,7 @@
 #include "archives/archive-internal.h"
 #include "archives/archive-zio.h"
 #include "header/features-internal.h"
-#include "reader-internal.h"
+#include "reader-state.h"
 
 static __thread char open_errmsg[320];
 

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "reader-internal.h"
+#include "reader-state.h"
 
 /* A string field from off to the end of the payload, bounded. */
 static const char *str_at(struct pd_event *ev, size_t off, size_t end)

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "reader-internal.h"
+#include "reader-state.h"
 
 struct walk {
 	uint8_t *p;

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader-internal.h"
+#include "reader-state.h"
 
 #define BATCH_SIZE	(256 * 1024)
 #define MAX_BATCHES	8

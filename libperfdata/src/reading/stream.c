@@ -13,7 +13,7 @@
 #include <perfdata/features.h>
 
 #include "header/features-internal.h"
-#include "reader-internal.h"
+#include "reader-state.h"
 
 static int stop_truncated(struct pd_reader *r, uint64_t off, const char *what)
 {

@@ -11,7 +11,7 @@
  * does.
  */
 #include "header/attr.h"
-#include "reader-internal.h"
+#include "reader-state.h"
 
 void pd__swap_header(uint8_t *rec)
 {

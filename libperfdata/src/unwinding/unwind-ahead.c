@@ -23,11 +23,11 @@
 #include <sys/stat.h>
 
 #include "archives/archive-internal.h"
-#include "reading/reader-internal.h"
+#include "reading/reader-state.h"
 #include "session/session-internal.h"
 #include "symbols/sym-internal.h"
 #include "unwind-ahead.h"
-#include "unwind-internal.h"
+#include "unwind-core.h"
 
 #define RING		256	/* results ready at most */
 #define STRETCH_SHIFT	16	/* stretches of 64 KiB */

@@ -22,7 +22,11 @@
 #include "base/internal.h"
 #include "session/session-internal.h"
 #include "unwind-arch.h"
-#include "unwind-internal.h"
+#include "unwind-core.h"
+#include "unwind-dwfl.h"
+#include "unwind-space.h"
+#include "unwind-step.h"
+#include "unwind-tables.h"
 #include "unwind-row.h"
 
 #define DEFAULT_MAX_STACK	127	/* perf's PERF_MAX_STACK_DEPTH */

@@ -9,7 +9,8 @@
  */
 #include <string.h>
 
-#include "unwind-internal.h"
+#include "unwind-dwfl.h"
+#include "unwind-space.h"
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 {

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "unwind-internal.h"
+#include "unwind-elf.h"
 
 /* The stray file of dso, opened once; NULL when it does not open. */
 struct uw_stray *pd__uw_stray_file(struct pd_unwinder *u, struct pd_dso *dso)

@@ -14,7 +14,11 @@
 #include <perfdata/unwind.h>
 
 #include "unwind-arm64.h"
-#include "unwind-internal.h"
+#include "unwind-core.h"
+#include "unwind-elf.h"
+#include "unwind-space.h"
+#include "unwind-step.h"
+#include "unwind-tables.h"
 
 #define MAX_INLINE		64
 

@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reading/reader-internal.h"
+#include "reading/reader-state.h"
 #include "symbols/sym-internal.h"
 #include "unwind-jobs.h"
 #include "unwind-unit.h"

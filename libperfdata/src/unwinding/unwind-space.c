@@ -5,14 +5,15 @@
  * and whether what was reported still holds after later mmaps; and the
  * words of mapped files that a step reads outside the stack copy
  * (perf's access_dso_mem()). The lookups of the module at an address,
- * which every frame makes, are inline in unwind-internal.h.
+ * which every frame makes, are inline in unwind-space.h.
  */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "unwind-internal.h"
+#include "unwind-elf.h"
+#include "unwind-space.h"
 
 void pd__uw_space_clear(struct uw_space *sp)
 {

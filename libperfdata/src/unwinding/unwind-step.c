@@ -10,7 +10,10 @@
  */
 #include <string.h>
 
-#include "unwind-internal.h"
+#include "unwind-dwfl.h"
+#include "unwind-space.h"
+#include "unwind-step.h"
+#include "unwind-tables.h"
 
 void pd__uw_warn_frame_reg(struct pd_unwinder *u)
 {

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind-internal.h"
+#include "unwind-dwfl.h"
+#include "unwind-space.h"
+#include "unwind-tables.h"
 
 /* libunwind's unw_is_signal_frame(): the code at pc is sigreturn */
 bool pd__uw_is_sigreturn(struct uw_ctx *c, uint64_t pc)

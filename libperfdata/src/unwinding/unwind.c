@@ -60,7 +60,8 @@
 #include "base/internal.h"
 #include "session/session-internal.h"
 #include "unwind-ahead.h"
-#include "unwind-internal.h"
+#include "unwind-core.h"
+#include "unwind-step.h"
 
 /* The frames of the helper's unwinding of ev, as ours would be; 0 when
  * it has none. */

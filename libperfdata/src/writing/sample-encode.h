@@ -4,7 +4,7 @@
 
 #include <perfdata/event.h>
 
-#include "reading/reader-internal.h"
+#include "reading/reader-state.h"
 
 /*
  * Encode s as a SAMPLE record laid out for a (sample_type, read_format,

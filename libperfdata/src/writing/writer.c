@@ -26,7 +26,7 @@
 #include "compress.h"
 #include "header/feat-swap.h"
 #include "header/features-internal.h"
-#include "reading/reader-internal.h"
+#include "reading/reader-state.h"
 
 #define OBUF_SIZE	(256 * 1024)
 /*

@@ -7,8 +7,8 @@
  * stream, undecoded), stream-ahead.c (reading it ahead on a thread),
  * reader-next.c (pd_reader__next()), reader.c (open, file header, close).
  */
-#ifndef PD_READER_INTERNAL_H
-#define PD_READER_INTERNAL_H
+#ifndef PD_READER_STATE_H
+#define PD_READER_STATE_H
 
 #include <perfdata/event.h>
 #include <perfdata/reader.h>
@@ -243,4 +243,4 @@ const struct pd_queued *pd__order_pop(struct pd_reader *r);
 bool pd__order_pending(struct pd_reader *r);
 void pd__order_free(struct pd_order_queue *o);
 
-#endif /* PD_READER_INTERNAL_H */
+#endif /* PD_READER_STATE_H */
