@@ -43,6 +43,19 @@ enum pd_order {
 	PD_ORDER_TIME,		/* FINISHED_ROUND semantics, bounded memory */
 };
 
+/*
+ * How far a reader has read its input, for a progress display: given to
+ * pd_reader_opts.progress about once per MiB of input.
+ */
+struct pd_progress {
+	uint64_t pos;		/* bytes of the input read so far */
+	uint64_t size;		/* the input's size; 0 when unknown (a pipe) */
+	uint64_t records;	/* records read so far */
+	bool done;		/* the input's end: the last call */
+};
+
+typedef void (*pd_progress_fn)(const struct pd_progress *p, void *ctx);
+
 struct pd_reader_opts {
 	size_t sz;		/* sizeof(struct pd_reader_opts) */
 	enum pd_order order;
@@ -71,6 +84,13 @@ struct pd_reader_opts {
 	 * what is there is read (perf's way, the default).
 	 */
 	bool strict;
+	/*
+	 * Called as the input is read, about once per MiB, from the thread
+	 * that reads it (pd_reader__read_ahead()'s own, once started): it
+	 * may not call the reader. NULL: none.
+	 */
+	pd_progress_fn progress;
+	void *progress_ctx;
 };
 
 enum pd_mode {

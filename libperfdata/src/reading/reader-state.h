@@ -74,6 +74,8 @@ struct pd_reader {
 	void *aux;			/* its data, with opts.load_aux */
 	size_t aux_cap;
 	bool aux_loaded;
+	/* input position of the next call of opts.progress (stream.c) */
+	uint64_t progress_next;
 	uint64_t nr_attr_records;	/* ATTR records decoded so far */
 
 	struct pd_decomp *decomp;

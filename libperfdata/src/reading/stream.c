@@ -214,6 +214,28 @@ static int load_blob(struct pd_reader *r, uint64_t off, uint64_t bsize)
 	return 1;
 }
 
+/*
+ * The caller's progress callback, once per PD_PROGRESS_STEP of input: a
+ * comparison per record, and no clock read here (the caller decides when
+ * to draw).
+ */
+#define PD_PROGRESS_STEP	(1ULL << 20)
+
+static void tell_progress(struct pd_reader *r, bool done)
+{
+	struct pd_progress p = {
+		.pos = r->in.pos,
+		.size = r->in.size,
+		.records = r->stats.nr_total,
+		.done = done,
+	};
+
+	r->progress_next = r->opts.progress && !done ?
+			   r->in.pos + PD_PROGRESS_STEP : UINT64_MAX;
+	if (r->opts.progress)
+		r->opts.progress(&p, r->opts.progress_ctx);
+}
+
 /* The AUX data after an AUXTRACE record, for readers that copy it. */
 static int load_aux(struct pd_reader *r, uint64_t off, uint64_t asize)
 {
@@ -460,6 +482,8 @@ static int read_raw(struct pd_reader *r, struct pd_raw_src *src)
 		ret = take_record(r, p, type, size, src);
 		pd_input_consume(&r->in, size);
 		r->stats.bytes_read += size;
+		if (r->in.pos >= r->progress_next)
+			tell_progress(r, false);
 		if (ret < 0)
 			return ret;
 		if (type == PD_RECORD_HEADER_TRACING_DATA && size >= 12) {
@@ -579,6 +603,8 @@ int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
 		if (ret == PD__AHEAD_STOP)
 			return ret;
 		if (ret == 0) {
+			if (r->progress_next != UINT64_MAX)
+				tell_progress(r, true);
 			if (r->opts.order == PD_ORDER_TIME &&
 			    pd__order_pending(r)) {
 				pd__order_flush_all(r);
