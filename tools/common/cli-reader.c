@@ -5,20 +5,29 @@
  * signal, inputs opened with their errors printed.
  */
 #include <signal.h>
+#include <string.h>
 
 #include <perfdata/archive.h>
 
 #include "common/cli.h"
+#include "common/progress.h"
 
 static void log_to_stderr(enum pd_log_level level, const char *msg, void *ctx)
 {
+	const char *kind;
+
 	(void)ctx;
 	if (level == PD_LOG_WARN && !pd_quiet)
-		fprintf(stderr, "%s: warning: %s\n", pd_prog, msg);
+		kind = "warning: ";
 	else if (level == PD_LOG_INFO && pd_verbose >= 1)
-		fprintf(stderr, "%s: %s\n", pd_prog, msg);
+		kind = "";
 	else if (level == PD_LOG_DEBUG && pd_verbose >= 2)
-		fprintf(stderr, "%s: debug: %s\n", pd_prog, msg);
+		kind = "debug: ";
+	else
+		return;
+	pd_cli_msg_begin();
+	fprintf(stderr, "%s: %s%s\n", pd_prog, kind, msg);
+	pd_cli_msg_end();
 }
 
 /* An archive input is extracted to a temporary directory: an interrupted
@@ -41,7 +50,14 @@ void pd_cli_init(const char *argv0)
 
 struct pd_reader *pd_cli_open(const char *path, const struct pd_reader_opts *opts)
 {
-	struct pd_reader *r = pd_reader__open(path, opts);
+	struct pd_reader_opts o = { .sz = sizeof(o) };
+	struct pd_reader *r;
+
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	o.sz = sizeof(o);
+	pd_progress_reader_opts(&o, !strcmp(path, "-") ? "<stdin>" : path);
+	r = pd_reader__open(path, &o);
 
 	if (!r)
 		pd_err("%s", pd_reader__open_errmsg());

@@ -26,12 +26,34 @@ void pd_cli_init_prog(const char *argv0)
 	signal(SIGPIPE, SIG_DFL);
 }
 
+static void (*msg_begin_hook)(void), (*msg_end_hook)(void);
+
+void pd_cli_msg_hooks(void (*begin)(void), void (*end)(void))
+{
+	msg_begin_hook = begin;
+	msg_end_hook = end;
+}
+
+void pd_cli_msg_begin(void)
+{
+	if (msg_begin_hook)
+		msg_begin_hook();
+}
+
+void pd_cli_msg_end(void)
+{
+	if (msg_end_hook)
+		msg_end_hook();
+}
+
 __attribute__((format(printf, 2, 0)))
 static void vmsg(const char *kind, const char *fmt, va_list ap)
 {
+	pd_cli_msg_begin();
 	fprintf(stderr, "%s: %s", pd_prog, kind);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	pd_cli_msg_end();
 }
 
 void pd_err(const char *fmt, ...)

@@ -32,6 +32,16 @@ extern bool pd_quiet;		/* -q: no warnings */
 void pd_cli_init(const char *argv0);
 void pd_cli_init_prog(const char *argv0);
 
+/*
+ * Around a message written to stderr other than through pd_err() and
+ * pd_warn() (which do it themselves): a progress line standing there
+ * (progress.h) is cleared first and not redrawn until the message is
+ * out. pd_cli_msg_hooks() is progress.c's, which sets what they do.
+ */
+void pd_cli_msg_begin(void);
+void pd_cli_msg_end(void);
+void pd_cli_msg_hooks(void (*begin)(void), void (*end)(void));
+
 void pd_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pd_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Bad usage: message, then "Try 'PROG --help'", exit 2. */

@@ -71,7 +71,7 @@ static void usage(FILE *f)
 "      --list-targets      the perf versions and distributions --target-perf\n"
 "                          knows, and how each distribution builds its perf\n"
 "      --list-shims        the shims and what each does\n"
-"  -q, --quiet             no warnings\n"
+"  -q, --quiet             no warnings, no progress\n"
 "  -v, --verbose           more messages\n"
 "  -h, --help              this help\n"
 "\n", pd_prog, pd_prog);

@@ -25,6 +25,7 @@
 #include <perfdata/reader.h>
 
 #include "common/cli.h"
+#include "common/progress.h"
 #include "diff-input.h"
 #include "diff-line.h"
 #include "diff-table.h"
@@ -218,9 +219,11 @@ static int read_folded(struct diff_input *in, int side, struct diff_table *t,
 	size_t cap = 0, strip_cap = 0;
 	ssize_t n;
 	int ret = PD_EXIT_OK;
+	struct pd_text_progress *prog = pd_progress_text(f, in->name);
 
 	errno = 0;
 	while ((n = getline(&line, &cap, f)) >= 0) {
+		pd_progress_text__read(prog, n);
 		if (add_line(in, side, t, o, line, (size_t)n, &strip,
 			     &strip_cap) < 0) {
 			pd_err("%s: out of memory", in->name);
@@ -233,6 +236,7 @@ static int read_folded(struct diff_input *in, int side, struct diff_table *t,
 		ret = PD_EXIT_DATA;
 	}
 out:
+	pd_progress_text__done(prog);
 	free(line);
 	free(strip);
 	return ret;

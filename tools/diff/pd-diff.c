@@ -76,7 +76,7 @@ static void usage(FILE *f)
 "      --no-debuginfod    fetch no binaries missing here from the servers\n"
 "                         of $DEBUGINFOD_URLS (by default they are fetched)\n"
 "\n"
-"  -q, --quiet            no warnings\n"
+"  -q, --quiet            no warnings, no progress\n"
 "  -v, --verbose          more messages\n"
 "  -h, --help             this help\n"
 "\n"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "common/progress.h"
 #include "fold.h"
 #include "fold-script.h"
 
@@ -352,14 +353,17 @@ int fold_script(FILE *in, const char *name, struct folder *f)
 	size_t cap = 0;
 	ssize_t n;
 	int ret = PD_EXIT_OK;
+	struct pd_text_progress *prog;
 
 	if (!p) {
 		pd_err("%s: out of memory", name);
 		return PD_EXIT_DATA;
 	}
+	prog = pd_progress_text(in, name);
 	while ((n = getline(&line, &cap, in)) >= 0) {
 		size_t len = n;
 
+		pd_progress_text__read(prog, len);
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
 		if (fold_script_parser__line(p, line, len) < 0) {
@@ -368,6 +372,7 @@ int fold_script(FILE *in, const char *name, struct folder *f)
 			break;
 		}
 	}
+	pd_progress_text__done(prog);
 	if (ret == PD_EXIT_OK && ferror(in)) {
 		pd_err("%s: read error: %s", name, strerror(errno));
 		ret = PD_EXIT_DATA;

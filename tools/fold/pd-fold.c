@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/cli.h"
+#include "common/progress.h"
 #include "common/cli-main.h"
 #include "fold.h"
 #include "fold-cli.h"
@@ -85,7 +86,7 @@ static void usage(FILE *f)
 "      --script           print the samples as 'perf script' text (what is\n"
 "                         folded) instead of folding them\n"
 "\n"
-"  -q, --quiet            no warnings\n"
+"  -q, --quiet            no warnings, no progress\n"
 "  -v, --verbose          more messages (repeat for debug)\n"
 "  -h, --help             this help\n"
 "\n"
@@ -192,11 +193,14 @@ static int merge_one(struct folder *f, const char *path)
 	ssize_t n;
 	int ret = PD_EXIT_OK;
 	FILE *in = open_input(path);
+	struct pd_text_progress *prog;
 
 	if (!in)
 		return PD_EXIT_DATA;
+	prog = pd_progress_text(in, !strcmp(path, "-") ? "<stdin>" : path);
 	while ((n = getline(&line, &cap, in)) >= 0) {
 		lineno++;
+		pd_progress_text__read(prog, n);
 		if (n == 0 || line[0] == '\n')
 			continue;
 		if (!folder__add_folded(f, line, n)) {
@@ -206,6 +210,7 @@ static int merge_one(struct folder *f, const char *path)
 			break;
 		}
 	}
+	pd_progress_text__done(prog);
 	if (ret == PD_EXIT_OK && ferror(in)) {
 		pd_err("%s: read error: %s", path, strerror(errno));
 		ret = PD_EXIT_DATA;

@@ -29,7 +29,7 @@ static void usage(FILE *f)
 "  -D, --dump         one line per record with its decoded fields, like\n"
 "                     'perf report -D'\n"
 "      --ordered      with --dump: records in time order\n"
-"  -q, --quiet        no warnings\n"
+"  -q, --quiet        no warnings, no progress\n"
 "  -v, --verbose      more messages (repeat for debug)\n"
 "  -h, --help         this help\n"
 "\n"

@@ -44,7 +44,7 @@ static void usage(FILE *f)
 "      --pipe | --file     output mode (default: the input's)\n"
 "      --compress[=LEVEL]  zstd-compress the records (perf 5.2 and later\n"
 "                          read them)\n"
-"  -q, --quiet             no warnings and no summary\n"
+"  -q, --quiet             no warnings, no progress, no summary\n"
 "  -v, --verbose           more messages\n"
 "  -h, --help              this help\n"
 "\n"
