@@ -182,6 +182,13 @@ void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
 		    const char *path);
 bool sym_is_regular_file(const char *path);
 
+/*
+ * sym-ident.c: whether the file at path is the one the kernel knows as
+ * device (maj, min) and inode ino, as an MMAP2 record names a mapped
+ * file: 1 it is, 0 another file, -errno none there.
+ */
+int sym_file_ident(const char *path, uint32_t maj, uint32_t min, uint64_t ino);
+
 /* sym-elf-section.c: elf has a section called name with contents (of
  * type, unless 0) */
 bool sym_elf__has_section(Elf *elf, const char *name, Elf64_Word type);
