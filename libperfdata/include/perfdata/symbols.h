@@ -97,6 +97,66 @@ struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s, const char *path,
 				  const uint8_t *build_id, size_t build_id_size);
 
 /*
+ * A file a recording maps, with what tells it from another file at the
+ * same path (another build of a program, a container's own libc under
+ * the path of the host's).
+ */
+struct pd_mapped_file {
+	size_t sz;
+	const char *path;
+	/*
+	 * Its build id (NULL, 0: none recorded): the one the MMAP2 record
+	 * carries (PERF_RECORD_MISC_MMAP_BUILD_ID: the kernel read it from
+	 * the mapped file itself) when map_build_id, else the build-id
+	 * table's (perf record read it, at the end, from the file at the
+	 * path in its own mount namespace).
+	 */
+	const uint8_t *build_id;
+	size_t build_id_size;
+	bool map_build_id;
+	/* the device and inode of an MMAP2 record without a build id */
+	bool has_inode;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	/* the recording was made on this machine (pd_session__recorded_here) */
+	bool recorded_here;
+};
+
+/*
+ * The DSO for a mapped file: pd_symbolizer__dso()'s, except that on the
+ * machine that recorded it (recorded_here), where the device and inode
+ * say which file was mapped, the file at symfs + path is checked first
+ * (its line in /proc/self/maps confirms what stat() does not: btrfs
+ * subvolumes and overlayfs report other devices):
+ * - no build id recorded: the file at the path is used only if it is the
+ *   mapped file (and then with its own build id, as perf does, for the
+ *   other files of the DSO); otherwise the DSO has no file;
+ * - a build id from the build-id table equal to that of the file at the
+ *   path, which is another file than the mapped one: the id is that
+ *   file's, not the mapped one's (perf record reads build ids in its own
+ *   mount namespace, the host's for a process in a container), and the
+ *   DSO has no file;
+ * - a build id from the MMAP2 record is the mapped file's: it stands.
+ * A DSO without a file logs one warning per path, naming it and why,
+ * and has no build id. Elsewhere, and without device and inode, perf's
+ * rules: the DSO of (path, build id). DSOs without a build id are kept
+ * per (path, device, inode). Never NULL except on ENOMEM.
+ */
+struct pd_dso *pd_symbolizer__mapped_dso(struct pd_symbolizer *s,
+					 const struct pd_mapped_file *f);
+/*
+ * The checks of pd_symbolizer__mapped_dso() alone, loading nothing (for
+ * a tool that collects a recording's files): 0 when the files of f are
+ * looked for by its build id or, without one, as perf does; -ENOENT (no
+ * build id, no file at the path) or -EXDEV (the file at the path is
+ * another, and the recording names no build id or names that file's)
+ * when none may be used, *why saying so in words.
+ */
+int pd_symbolizer__mapped_check(struct pd_symbolizer *s,
+				const struct pd_mapped_file *f,
+				const char **why);
+
+/*
  * The kernel ([kernel.kallsyms]) and kernel modules ("[ext4]") of the
  * kernel with the recorded build id (NULL, size 0: unknown). Symbols come
  * from opts.kallsyms if given; else from opts.vmlinux if given (alone);

@@ -133,6 +133,7 @@ PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 	pd__archive_put(s->archive);
 	pd_debuginfod__free(s->debuginfod);
 	free(s->hash);
+	free(s->mapped);
 	free(s->symfs);
 	free(s->buildid_dir);
 	free(s->kallsyms);
@@ -140,22 +141,88 @@ PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 	free(s);
 }
 
-static uint64_t hash_key(const char *path, const uint8_t *bid, size_t n)
+static uint64_t hash_key(const struct sym_key *k)
 {
 	uint64_t h = 1469598103934665603ULL;
+	const char *path;
 	size_t i;
 
-	for (; *path; path++)
+	for (path = k->path; *path; path++)
 		h = (h ^ (uint8_t)*path) * 1099511628211ULL;
-	for (i = 0; i < n; i++)
-		h = (h ^ bid[i]) * 1099511628211ULL;
+	for (i = 0; i < k->build_id_size; i++)
+		h = (h ^ k->build_id[i]) * 1099511628211ULL;
+	if (k->has_ino)
+		h = (h ^ k->ino ^ (uint64_t)k->maj << 40 ^
+		     (uint64_t)k->min << 20) * 1099511628211ULL;
 	return h;
+}
+
+static bool same_key(const struct pd_dso *d, const struct sym_key *k)
+{
+	/* the loader fills in a file's id when none was given */
+	if (d->key_build_id_size != k->build_id_size ||
+	    (k->build_id_size &&
+	     memcmp(d->build_id, k->build_id, k->build_id_size)) ||
+	    d->key_has_ino != k->has_ino || d->ident != k->ident ||
+	    strcmp(d->path, k->path))
+		return false;
+	return !k->has_ino || (d->key_maj == k->maj && d->key_min == k->min &&
+			       d->key_ino == k->ino);
+}
+
+/* One warning per path and kind of refusal, for all its mapped files. */
+static bool ident_warned(const struct pd_symbolizer *s, const struct pd_dso *d)
+{
+	const struct pd_dso *o;
+
+	for (o = s->dsos; o; o = o->next)
+		if (o != d && o->ident == d->ident && o->kind == PD_DSO_ELF &&
+		    !strcmp(o->path, d->path))
+			return true;
+	return false;
+}
+
+/*
+ * Why a mapped file of the recording machine has no file here
+ * (sym-mapped.c): once per path, not once per container.
+ */
+static void warn_refused(struct pd_symbolizer *s, const struct pd_dso *d)
+{
+	char file[4096];
+
+	if (ident_warned(s, d))
+		return;
+	if (s->symfs)
+		sym_join_symfs(s, file, sizeof(file), d->path);
+	else
+		snprintf(file, sizeof(file), "the file at this path");
+	switch (d->ident) {
+	case SYM_IDENT_MISSING:
+		pd__warn(&s->log,
+			 "%s: not found, and the recording names no build id for it: frames stay unresolved",
+			 d->path);
+		break;
+	case SYM_IDENT_OTHER:
+		pd__warn(&s->log,
+			 "%s: %s is not the file the profile mapped (another device or inode: replaced since, or a container's own file) and the recording names no build id for it: frames stay unresolved (record with perf record --buildid-mmap, and give a container's tree with --root=DIR)",
+			 d->path, file);
+		break;
+	case SYM_IDENT_HOST_BID:
+		pd__warn(&s->log,
+			 "%s: the recorded build id is that of %s, not of the file the profile mapped (another device or inode: perf record reads build ids in its own mount namespace, not a container's): frames stay unresolved (record with perf record --buildid-mmap, and give a container's tree with --root=DIR)",
+			 d->path, file);
+		break;
+	default:
+		break;
+	}
 }
 
 /* Why a DSO has no symbols, once: the user can fix each cause. */
 static void warn_unloaded(struct pd_symbolizer *s, const struct pd_dso *d)
 {
-	if (d->mismatch && !d->symsrc)
+	if (d->ident >= SYM_IDENT_MISSING)
+		warn_refused(s, d);
+	else if (d->mismatch && !d->symsrc)
 		pd__warn(&s->log,
 			 "%s: %s has another build id than the recorded one (changed since the recording?) and no copy with the recorded id was found (perf buildid-cache, --symfs): frames stay unresolved",
 			 d->path, d->mismatch);
@@ -167,31 +234,19 @@ static void warn_unloaded(struct pd_symbolizer *s, const struct pd_dso *d)
 		pd__warn(&s->log, "%s: no symbols (stripped?)", d->path);
 }
 
-PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
-					    const char *path,
-					    const uint8_t *build_id,
-					    size_t build_id_size)
+struct pd_dso *sym_dso_get(struct pd_symbolizer *s, const struct sym_key *k)
 {
 	struct pd_dso *d;
-	uint64_t h;
+	uint64_t h = hash_key(k) % s->hash_size;
 
-	if (!build_id)
-		build_id_size = 0;
-	/* a file the profile gives no build id: the archive's manifest
-	 * says which of its files it was */
-	if (!build_id_size && s->archive)
-		pd__archive_path_bid(s->archive, path, &build_id, &build_id_size);
-	if (build_id_size > PD_BUILD_ID_MAX)
-		build_id_size = PD_BUILD_ID_MAX;
-	h = hash_key(path, build_id, build_id_size) % s->hash_size;
 	for (d = s->hash[h]; d; d = d->hnext)
-		/* the loader fills in a file's id when none was given */
-		if (d->key_build_id_size == build_id_size &&
-		    (!build_id_size || !memcmp(d->build_id, build_id, build_id_size)) &&
-		    !strcmp(d->path, path))
+		if (same_key(d, k))
 			return d;
-	/* loaded ahead (sym-preload.c): the same symbols */
-	d = sym_preload__take(s, PD_DSO_ELF, path, build_id, build_id_size);
+	/* loaded ahead (sym-preload.c), by path and build id: the same
+	 * symbols */
+	d = k->has_ino || k->ident != SYM_IDENT_UNCHECKED ? NULL :
+	    sym_preload__take(s, PD_DSO_ELF, k->path, k->build_id,
+			      k->build_id_size);
 	if (d) {
 		d->next = s->dsos;
 		s->dsos = d;
@@ -199,17 +254,22 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 		s->hash[h] = d;
 		return d;
 	}
-	d = sym_dso__new(s, PD_DSO_ELF, path);
+	d = sym_dso__new(s, PD_DSO_ELF, k->path);
 	if (!d) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (build_id_size) {
-		memcpy(d->build_id, build_id, build_id_size);
-		d->build_id_size = build_id_size;
-		d->key_build_id_size = build_id_size;
+	if (k->build_id_size) {
+		memcpy(d->build_id, k->build_id, k->build_id_size);
+		d->build_id_size = k->build_id_size;
+		d->key_build_id_size = k->build_id_size;
 		d->has_build_id = true;
 	}
+	d->key_has_ino = k->has_ino;
+	d->key_maj = k->maj;
+	d->key_min = k->min;
+	d->key_ino = k->ino;
+	d->ident = k->ident;
 	d->hnext = s->hash[h];
 	s->hash[h] = d;
 	if (sym_elf__load(d) == -ENOMEM) {
@@ -219,6 +279,26 @@ PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
 	if (!d->loaded)
 		warn_unloaded(s, d);
 	return d;
+}
+
+PD_EXPORT struct pd_dso *pd_symbolizer__dso(struct pd_symbolizer *s,
+					    const char *path,
+					    const uint8_t *build_id,
+					    size_t build_id_size)
+{
+	struct sym_key k = { .path = path };
+
+	if (!build_id)
+		build_id_size = 0;
+	/* a file the profile gives no build id: the archive's manifest
+	 * says which of its files it was */
+	if (!build_id_size && s->archive)
+		pd__archive_path_bid(s->archive, path, &build_id, &build_id_size);
+	if (build_id_size > PD_BUILD_ID_MAX)
+		build_id_size = PD_BUILD_ID_MAX;
+	k.build_id = build_id;
+	k.build_id_size = build_id_size;
+	return sym_dso_get(s, &k);
 }
 
 PD_EXPORT struct pd_dso *

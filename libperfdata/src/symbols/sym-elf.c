@@ -12,7 +12,8 @@
  * .symtab). A file whose build id differs from the DSO's is skipped.
  * The first with a .symtab gives the symbols, the first with a .dynsym
  * is the "runtime" image (program headers, PLT); either stands in for
- * the other when missing.
+ * the other when missing. A DSO whose mapped file was found to be
+ * another than the one at its path (sym-mapped.c) looks for none.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -621,14 +622,21 @@ int sym_elf__load(struct pd_dso *d)
 	int i, n, ret = 0;
 	size_t used = 0;
 
+	/* not the mapped file, or none to tell: nothing is used */
+	if (d->ident >= SYM_IDENT_MISSING)
+		return 0;
 	sym_rbtree__init(&tree);
 	elf_version(EV_CURRENT);
 	ss[0].fd = ss[1].fd = cand.fd = -1;
 	ss[0].elf = ss[1].elf = cand.elf = NULL;
 
-	/* perf reads the file's build id when the data had none, but
-	 * checks the unprefixed path (a quirk kept for identical results) */
-	if (!d->has_build_id && sym_is_regular_file(d->path)) {
+	/*
+	 * perf reads the file's build id when the data had none, but
+	 * checks the unprefixed path (a quirk kept for identical results);
+	 * a file found to be the mapped one is read where it was found
+	 */
+	if (!d->has_build_id && (d->ident == SYM_IDENT_SAME ||
+				 sym_is_regular_file(d->path))) {
 		uint8_t bid[PD_BUILD_ID_MAX];
 
 		sym_join_symfs(d->s, tmp, sizeof(tmp), d->path);

@@ -7,8 +7,9 @@
  * The functions below are grouped by the file that defines them, under
  * a comment naming it, each group after those of the files it uses: the
  * files of symbols/ use one another without a loop, from the path and
- * table helpers up to the symbolizer's lookups (sym-core.c, which
- * declares nothing here).
+ * table helpers up to the symbolizer's lookups (sym-core.c) and, on top,
+ * the lookups of mapped files (sym-mapped.c, which declares nothing
+ * here).
  */
 #ifndef PD_SYM_INTERNAL_H
 #define PD_SYM_INTERNAL_H
@@ -75,6 +76,35 @@ struct sym_kernel_section {
 	int32_t root;		/* its symbols' tree (sym_left), or -1 */
 };
 
+/*
+ * What the lookup of a mapped file on the recording machine found at its
+ * path (sym-mapped.c). The last three leave the DSO without any file,
+ * and one warning says why.
+ */
+enum sym_ident {
+	SYM_IDENT_UNCHECKED,	/* not checked: perf's rules */
+	SYM_IDENT_SAME,		/* the mapped file itself (device, inode) */
+	SYM_IDENT_MISSING,	/* no file there, and no build id recorded */
+	SYM_IDENT_OTHER,	/* another file there, no build id recorded */
+	SYM_IDENT_HOST_BID,	/* another file there, with the build id
+				 * recorded: perf's table named that file */
+};
+
+/*
+ * A DSO's key: its path and the build id it was asked for; with none,
+ * the mapped file's device and inode where they are known, which tell
+ * two files at one path apart; and what was found at the path.
+ */
+struct sym_key {
+	const char *path;
+	const uint8_t *build_id;
+	size_t build_id_size;
+	bool has_ino;
+	uint32_t maj, min;
+	uint64_t ino;
+	enum sym_ident ident;
+};
+
 enum pd_dso_kind {
 	PD_DSO_ELF,
 	PD_DSO_KERNEL,
@@ -93,6 +123,11 @@ struct pd_dso {
 	size_t build_id_size;
 	bool has_build_id;
 	size_t key_build_id_size;	/* as the caller asked: 0 for none */
+	/* the rest of its struct sym_key */
+	bool key_has_ino;
+	uint32_t key_maj, key_min;
+	uint64_t key_ino;
+	enum sym_ident ident;
 
 	struct pd_sym *syms;		/* sorted by start */
 	uint16_t *sym_module;		/* kernel: 1 + module index, or 0 */
@@ -154,6 +189,17 @@ struct pd_dso {
 	struct pd_arena arena;		/* names */
 };
 
+/* A lookup of a mapped file and the DSO it gave (sym-mapped.c). */
+struct sym_mapped_ent {
+	struct pd_dso *dso;		/* NULL: an empty slot */
+	uint64_t hash;
+	uint8_t build_id[PD_BUILD_ID_MAX];
+	uint8_t build_id_size;
+	bool bid_from_map, has_ino, here;
+	uint32_t maj, min;
+	uint64_t ino;
+};
+
 struct pd_symbolizer {
 	struct pd_symbolizer_opts opts;
 	char *symfs;
@@ -175,6 +221,9 @@ struct pd_symbolizer {
 	 * found, its symbols not read */
 	bool files_only;
 	struct sym_preload *preload;	/* DSOs loaded ahead, or NULL */
+	/* mapped files looked up: open addressing, freed with s */
+	struct sym_mapped_ent *mapped;
+	size_t nr_mapped, cap_mapped;
 };
 
 /* sym-path.c: symfs + path into buf (perf's __symbol__join_symfs). */
@@ -353,5 +402,12 @@ struct pd_dso *sym_preload__take(struct pd_symbolizer *s,
 				 const uint8_t *build_id, size_t build_id_size);
 /* The thread ended, the DSOs it loaded that no lookup took freed. */
 void sym_preload__free(struct pd_symbolizer *s);
+
+/*
+ * sym-core.c: the DSO of key k, made and loaded (or taken from the
+ * preload) on first use, one warning logged when it has no symbols;
+ * NULL on ENOMEM.
+ */
+struct pd_dso *sym_dso_get(struct pd_symbolizer *s, const struct sym_key *k);
 
 #endif /* PD_SYM_INTERNAL_H */
