@@ -57,6 +57,21 @@ void pd_session__free(struct pd_session *s);
  */
 int pd_session__preload_symbols(struct pd_session *s);
 
+/*
+ * Whether the recording was made on this machine, in this boot: decided
+ * at the first call (the session asks when it first looks up a mapped
+ * file), from the records before the first sample, and the same after.
+ * Its HOSTNAME and OSRELEASE are uname()'s; the kernel build id it names
+ * (if any) is the running kernel's; its clock is this boot's (CLOCK_DATA,
+ * else its last sample lies in this boot and the input was written, by
+ * its mtime, a pipe now, within ten minutes after it); and either that
+ * kernel build id or a file mapped before the first sample is here, at
+ * its path (under the symbolizer's symfs) with the device and inode of
+ * its MMAP2 record. There, the device and inode tell which file at a path
+ * was mapped (pd_symbolizer__mapped_dso()).
+ */
+bool pd_session__recorded_here(struct pd_session *s);
+
 /* Update the state from one record (others are ignored). 0 or -errno. */
 int pd_session__event(struct pd_session *s, const struct pd_event *ev);
 

@@ -23,6 +23,11 @@ struct pd_map {
 					 * recorded, or NULL */
 	const uint8_t *build_id;	/* interned, or NULL */
 	uint8_t build_id_size;
+	bool map_build_id;	/* build_id is the MMAP2 record's own */
+	/* an MMAP2's file as the kernel saw it (has_inode) */
+	bool has_inode;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
 	bool identity;		/* map_ip is the address itself (anon, JIT,
 				 * kernel) */
 	bool perf_map;		/* symbols from /tmp/perf-PID.map */

@@ -30,6 +30,7 @@
 #include "session-internal.h"
 #include "session-jit.h"
 #include "session-maps.h"
+#include "session-origin.h"
 #include "symbols/sym-internal.h"
 #include "symbols/sym-kmaps.h"
 
@@ -87,6 +88,7 @@ struct pd_session {
 	 */
 	bool prot_unswapped;
 	struct frame_cache *frames;	/* pd_session__resolve()'s answers */
+	struct session_origin *origin;	/* recorded here or not */
 };
 
 /*
@@ -253,7 +255,8 @@ PD_EXPORT struct pd_session *pd_session__new(const struct pd_reader *r,
 	s->kernel_start = 1ULL << 63;
 	s->kmaps = pd__maps_new();
 	s->jit = session_jit__new(r, s->sym, &s->log);
-	if (!s->kmaps || !s->jit)
+	s->origin = session_origin__new(r);
+	if (!s->kmaps || !s->jit || !s->origin)
 		goto nomem;
 	if (r) {
 		const struct pd_features *f = pd_reader__features(r);
@@ -344,6 +347,7 @@ PD_EXPORT void pd_session__free(struct pd_session *s)
 	free(s->threads);
 	pd__maps_put(s->kmaps);
 	session_jit__free(s->jit);
+	session_origin__free(s->origin);
 	free(s->frames);
 	free(s->bids);
 	free(s->strs.v);
@@ -676,10 +680,27 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 	}
 	if (!map.name)
 		return -ENOMEM;
+	if (mm->has_build_id && maps == s->kmaps &&
+	    !strncmp(name, "[kernel.kallsyms]", 17))
+		session_origin__kernel(s->origin, mm->build_id,
+				       mm->build_id_size);
+	/* MMAP2 names the file by its build id or by its device and inode */
+	if (ev->type == PD_RECORD_MMAP2 && !mm->has_build_id && map.path &&
+	    mm->ino) {
+		map.has_inode = true;
+		map.maj = mm->maj;
+		map.min = mm->min;
+		map.ino = mm->ino;
+		map.ino_generation = mm->ino_generation;
+		if (maps != s->kmaps)
+			session_origin__mmap(s->origin, map.path, mm->maj,
+					     mm->min, mm->ino);
+	}
 	if (mm->has_build_id) {
 		map.build_id_size = mm->build_id_size;
 		map.build_id = pd_arena_memdup(&s->arena, mm->build_id,
 					       mm->build_id_size);
+		map.map_build_id = true;
 		if (!map.build_id)
 			return -ENOMEM;
 	} else if (map.path) {
@@ -769,11 +790,14 @@ PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 	int err = 0;
 
 	if (ev->type == PD_RECORD_SAMPLE &&
-	    (ev->u.sample.sample_type & PD_SAMPLE_TIME))
+	    (ev->u.sample.sample_type & PD_SAMPLE_TIME)) {
+		session_origin__time(s->origin, ev->u.sample.time, true);
 		err = jit_advance(s, ev->u.sample.time);
-	else if (ev->type != PD_RECORD_SAMPLE &&
-		 (ev->sid.present & PD_SAMPLE_TIME))
+	} else if (ev->type != PD_RECORD_SAMPLE &&
+		   (ev->sid.present & PD_SAMPLE_TIME)) {
+		session_origin__time(s->origin, ev->sid.time, false);
 		err = jit_advance(s, ev->sid.time);
+	}
 	if (err)
 		return err;
 	switch (ev->type) {
@@ -786,15 +810,60 @@ PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 		return process_mmap(s, ev);
 	case PD_RECORD_KSYMBOL:
 		return process_ksymbol(s, ev);
+	case PD_RECORD_HEADER_FEATURE:
+		session_origin__feature(s->origin, ev->u.feature.feat_id,
+					ev->u.feature.data, ev->u.feature.size);
+		return 0;
 	case PD_RECORD_HEADER_BUILD_ID:
 		if (!ev->u.build_id.filename)
 			return 0;
+		if (!strcmp(ev->u.build_id.filename, "[kernel.kallsyms]"))
+			session_origin__kernel(s->origin, ev->u.build_id.build_id,
+					       ev->u.build_id.size);
 		return bid_add(s, ev->u.build_id.filename,
 			       ev->u.build_id.build_id, ev->u.build_id.size,
 			       ev->misc);
 	default:
 		return 0;
 	}
+}
+
+PD_EXPORT bool pd_session__recorded_here(struct pd_session *s)
+{
+	return session_origin__here(s->origin, s->sym);
+}
+
+/*
+ * A user map's DSO, by what the recording says of its file. Where the
+ * symbolizer found the build id it was given to be another file's (the
+ * DSO has none then), the map's frames no longer carry it either.
+ */
+static struct pd_dso *mapped_dso(struct pd_session *s, struct pd_map *map)
+{
+	struct pd_mapped_file f = {
+		.sz = sizeof(f),
+		.path = map->path,
+		.build_id = map->build_id,
+		.build_id_size = map->build_id_size,
+		.map_build_id = map->map_build_id,
+		.has_inode = map->has_inode,
+		.maj = map->maj,
+		.min = map->min,
+		.ino = map->ino,
+		.ino_generation = map->ino_generation,
+	};
+	struct pd_dso *d;
+	size_t n;
+
+	/* (only a file the kernel named by device and inode is checked) */
+	if (map->has_inode)
+		f.recorded_here = pd_session__recorded_here(s);
+	d = pd_symbolizer__mapped_dso(s->sym, &f);
+	if (d && map->build_id && !pd_dso__build_id(d, &n)) {
+		map->build_id = NULL;
+		map->build_id_size = 0;
+	}
+	return d;
 }
 
 static struct pd_dso *map_dso(struct pd_session *s, struct pd_map *map,
@@ -822,11 +891,11 @@ static struct pd_dso *map_dso(struct pd_session *s, struct pd_map *map,
 						       b ? b->size : 0,
 						       s->kref_name,
 						       s->kref_addr);
-	} else if (map->perf_map)
+	} else if (map->perf_map) {
 		map->dso = pd_symbolizer__perf_map(s->sym, map->pid);
-	else if (map->path)
-		map->dso = pd_symbolizer__dso(s->sym, map->path, map->build_id,
-					      map->build_id_size);
+	} else if (map->path) {
+		map->dso = mapped_dso(s, map);
+	}
 	return map->dso;
 }
 
@@ -956,9 +1025,10 @@ static void resolve(struct pd_session *s, struct pd_thread *t, uint8_t cpumode,
 	out->map_start = map->start;
 	out->map_end = map->end;
 	out->map_pgoff = map->pgoff;
+	/* (the lookup may find the recorded build id to be another file's) */
+	out->dso = map_dso(s, map, kernel);
 	out->build_id = map->build_id;
 	out->build_id_size = map->build_id_size;
-	out->dso = map_dso(s, map, kernel);
 	if (!out->build_id && out->dso) {
 		size_t n;
 
@@ -1015,6 +1085,8 @@ PD_EXPORT int pd_session__sample_frames(struct pd_session *s,
 
 	if (max <= 0)
 		return 0;
+	if (smp->sample_type & PD_SAMPLE_TIME)
+		session_origin__time(s->origin, smp->time, true);
 	if ((smp->sample_type & PD_SAMPLE_TIME) && jit_advance(s, smp->time))
 		return 0;	/* ENOMEM: the maps stay as they were */
 	if (!(smp->sample_type & PD_SAMPLE_CALLCHAIN)) {
