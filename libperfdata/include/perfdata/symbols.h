@@ -47,6 +47,20 @@ struct pd_symbolizer_opts {
 	 * (inline frames, lines): perfdata/debuginfod.h.
 	 */
 	bool no_debuginfod;
+	/*
+	 * Trees the recorded paths may lie in (a container's root, an
+	 * image's tree): a NULL-terminated list of directories (copied),
+	 * or NULL. After this machine's files and before debuginfod, each
+	 * DIR is searched for DIR + the recorded path, its debug link
+	 * (DIR/PATHDIR/LINK, DIR/PATHDIR/.debug/LINK,
+	 * DIR/usr/lib/debug/PATHDIR/LINK), DIR/usr/lib/debug/PATH.debug,
+	 * DIR/usr/lib/debug/PATH and
+	 * DIR/usr/lib/debug/.build-id/xx/rest.debug. A file found there is
+	 * used only when its build id is the one the mapped file is known
+	 * by, and never for a mapped file without a build id: a root cannot
+	 * shadow the right file of this machine.
+	 */
+	const char *const *roots;
 };
 
 struct pd_symbolizer;

@@ -179,6 +179,11 @@ struct pd_unwind_rewrite_opts {
 	void *log_ctx;
 	/* no files from debuginfod servers (pd_symbolizer_opts) */
 	bool no_debuginfod;
+	/*
+	 * Trees the recorded paths may lie in, NULL-terminated (read when
+	 * the rewriter is made): pd_symbolizer_opts.roots
+	 */
+	const char *const *roots;
 };
 
 /* A file whose absence cut user stacks, with the number of samples. */

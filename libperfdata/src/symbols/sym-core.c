@@ -20,6 +20,30 @@
 
 #define SYM_HASH_SIZE 1024
 
+/* The caller's roots, kept (its array need not outlive the call). */
+static int copy_roots(struct pd_symbolizer *s)
+{
+	const char *const *r = s->opts.roots;
+	size_t n = 0, i;
+
+	s->opts.roots = NULL;
+	while (r && r[n])
+		n++;
+	if (!n)
+		return 0;
+	s->roots = calloc(n + 1, sizeof(*s->roots));
+	if (!s->roots)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		s->roots[i] = strdup(r[i]);
+		if (!s->roots[i])
+			return -ENOMEM;
+	}
+	s->nr_roots = n;
+	s->opts.roots = (const char *const *)s->roots;
+	return 0;
+}
+
 PD_EXPORT struct pd_symbolizer *
 pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
 {
@@ -56,6 +80,11 @@ pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
 			s->buildid_dir = strdup(conf);
 		else if (asprintf(&s->buildid_dir, "%s/.debug", home ? home : "") < 0)
 			s->buildid_dir = NULL;
+	}
+	if (copy_roots(s)) {
+		pd_symbolizer__free(s);
+		errno = ENOMEM;
+		return NULL;
 	}
 	if (s->opts.kallsyms)
 		s->kallsyms = strdup(s->opts.kallsyms);
@@ -117,6 +146,7 @@ int pd__sym_use_archive(struct pd_symbolizer *s, struct pd_archive *a)
 PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 {
 	struct pd_dso *d, *next;
+	size_t i;
 
 	if (!s)
 		return;
@@ -134,6 +164,9 @@ PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 	pd_debuginfod__free(s->debuginfod);
 	free(s->hash);
 	free(s->mapped);
+	for (i = 0; s->roots && s->roots[i]; i++)
+		free(s->roots[i]);
+	free(s->roots);
 	free(s->symfs);
 	free(s->buildid_dir);
 	free(s->kallsyms);

@@ -7,8 +7,9 @@
  * Candidate files are tried in perf's order (binary_type_symtab[]):
  * .gnu_debuglink, build-id cache (elf, then debug), /usr/lib/debug/PATH
  * .debug, /usr/lib/debug/PATH, /usr/lib/debug/.build-id/xx/rest.debug,
- * the file itself, DIR/.debug/NAME; then, for a DSO none of whose files
- * is here, debuginfod servers (executable, then debug info for a
+ * the file itself, DIR/.debug/NAME; then the same places in each --root
+ * tree, for a DSO whose build id is known; then, for a DSO none of whose
+ * files is here, debuginfod servers (executable, then debug info for a
  * .symtab). A file whose build id differs from the DSO's is skipped.
  * The first with a .symtab gives the symbols, the first with a .dynsym
  * is the "runtime" image (program headers, PLT); either stands in for
@@ -195,6 +196,15 @@ enum cand {
 	CAND_BUILDID_DEBUGINFO,
 	CAND_SYSTEM_PATH,
 	CAND_OPENEMBEDDED,
+	/*
+	 * not perf's: perf's places in each --root tree, for a DSO with a
+	 * build id (all of them, root by root)
+	 */
+	CAND_ROOT_DEBUGLINK,
+	CAND_ROOT_FEDORA,
+	CAND_ROOT_UBUNTU,
+	CAND_ROOT_BUILDID_DEBUGINFO,
+	CAND_ROOT_SYSTEM_PATH,
 	/* not perf's: from debuginfod, when nothing above was found */
 	CAND_DEBUGINFOD,
 	CAND_DEBUGINFOD_DEBUG,
@@ -231,44 +241,90 @@ static int read_debuglink(const char *path, char *out, size_t size)
 	return ret;
 }
 
-/* perf's dso__read_binary_type_filename(): 0 and a path to try. */
-static int cand_path(struct pd_dso *d, enum cand c, char *buf, size_t size)
+/*
+ * perf's debuglink_paths[] for the file at tmp (its directory DIR,
+ * prefixed): the name as is (from the current directory), DIR/,
+ * DIR/.debug/, /usr/lib/debug/DIR/; in a root (top, its length) the
+ * first is not tried, and the last is the root's /usr/lib/debug/.
+ */
+static int debuglink_path(char *tmp, size_t top, char *buf, size_t size)
+{
+	char link[4096];
+	const char *slash;
+	size_t len;
+	int i;
+
+	if (!sym_is_regular_file(tmp) || read_debuglink(tmp, link, sizeof(link)))
+		return -1;
+	slash = strrchr(tmp, '/');
+	len = slash ? (size_t)(slash - tmp) : 0;
+	tmp[len] = '\0';
+	for (i = top ? 1 : 0; i < 4; i++) {
+		int n;
+
+		if (i == 0)
+			n = snprintf(buf, size, "%s", link);
+		else if (i == 1)
+			n = snprintf(buf, size, "%s/%s", tmp, link);
+		else if (i == 2)
+			n = snprintf(buf, size, "%s/.debug/%s", tmp, link);
+		else
+			n = snprintf(buf, size, "%.*s/usr/lib/debug%s/%s",
+				     (int)top, tmp, tmp + top, link);
+		if (n > 0 && (size_t)n < size && sym_is_regular_file(buf))
+			return 0;
+	}
+	return -1;
+}
+
+/* The root-th --root's candidate of kind c (CAND_ROOT_*). */
+static int root_cand_path(struct pd_dso *d, enum cand c, size_t root,
+			  char *buf, size_t size)
 {
 	struct pd_symbolizer *s = d->s;
-	char tmp[4096], link[4096], hex[2 * PD_BUILD_ID_MAX + 1];
+	char tmp[4096], hex[2 * PD_BUILD_ID_MAX + 1];
+
+	if (d->path[0] != '/')
+		return -1;
+	switch (c) {
+	case CAND_ROOT_DEBUGLINK:
+		if (sym_join_root(s, root, tmp, sizeof(tmp), d->path))
+			return -1;
+		return debuglink_path(tmp, strlen(tmp) - strlen(d->path), buf,
+				      size);
+	case CAND_ROOT_FEDORA:
+		snprintf(tmp, sizeof(tmp), "/usr/lib/debug%s.debug", d->path);
+		break;
+	case CAND_ROOT_UBUNTU:
+		snprintf(tmp, sizeof(tmp), "/usr/lib/debug%s", d->path);
+		break;
+	case CAND_ROOT_BUILDID_DEBUGINFO:
+		bid_hex(d, hex);
+		snprintf(tmp, sizeof(tmp), "/usr/lib/debug/.build-id/%.2s/%s.debug",
+			 hex, hex + 2);
+		break;
+	case CAND_ROOT_SYSTEM_PATH:
+		snprintf(tmp, sizeof(tmp), "%s", d->path);
+		break;
+	default:
+		return -1;
+	}
+	return sym_join_root(s, root, buf, size, tmp);
+}
+
+/* perf's dso__read_binary_type_filename(): 0 and a path to try. */
+static int cand_path(struct pd_dso *d, enum cand c, size_t root, char *buf,
+		     size_t size)
+{
+	struct pd_symbolizer *s = d->s;
+	char tmp[4096], hex[2 * PD_BUILD_ID_MAX + 1];
 	const char *slash;
 	size_t len;
 
 	switch (c) {
-	case CAND_DEBUGLINK: {
-		int i;
-
+	case CAND_DEBUGLINK:
 		sym_join_symfs(s, tmp, sizeof(tmp), d->path);
-		if (!sym_is_regular_file(tmp) ||
-		    read_debuglink(tmp, link, sizeof(link)))
-			return -1;
-		slash = strrchr(tmp, '/');
-		len = slash ? (size_t)(slash - tmp) : 0;
-		tmp[len] = '\0';
-		/* perf's debuglink_paths[]: the name as is (from the current
-		 * directory), DIR/, DIR/.debug/, /usr/lib/debug/DIR/ (DIR
-		 * symfs-prefixed) */
-		for (i = 0; i < 4; i++) {
-			int n;
-
-			if (i == 0)
-				n = snprintf(buf, size, "%s", link);
-			else if (i == 1)
-				n = snprintf(buf, size, "%s/%s", tmp, link);
-			else if (i == 2)
-				n = snprintf(buf, size, "%s/.debug/%s", tmp, link);
-			else
-				n = snprintf(buf, size, "/usr/lib/debug%s/%s", tmp, link);
-			if (n > 0 && (size_t)n < size && sym_is_regular_file(buf))
-				return 0;
-		}
-		return -1;
-	}
+		return debuglink_path(tmp, 0, buf, size);
 	case CAND_BUILDID_CACHE:
 	case CAND_BUILDID_CACHE_DEBUG:
 		if (!d->has_build_id)
@@ -327,6 +383,12 @@ static int cand_path(struct pd_dso *d, enum cand c, char *buf, size_t size)
 			 (int)(slash - d->path), d->path, slash);
 		sym_join_symfs(s, buf, size, tmp);
 		return 0;
+	case CAND_ROOT_DEBUGLINK:
+	case CAND_ROOT_FEDORA:
+	case CAND_ROOT_UBUNTU:
+	case CAND_ROOT_BUILDID_DEBUGINFO:
+	case CAND_ROOT_SYSTEM_PATH:
+		return root_cand_path(d, c, root, buf, size);
 	case CAND_DEBUGINFOD:
 		return sym_debuginfod_fetch(d, PD_DEBUGINFOD_EXECUTABLE, buf, size);
 	case CAND_DEBUGINFOD_DEBUG:
@@ -612,6 +674,36 @@ static int synthesize_plt(struct pd_dso *d, struct symsrc *rt, struct sym_vec *s
 	return 0;
 }
 
+/*
+ * The j-th candidate: its kind, and which root for a root's; false past
+ * the last. The roots' only for a build id that names the mapped file:
+ * recorded, or read from the file found to be the mapped one, never one
+ * read from whatever file is at the path.
+ */
+static bool cand_at(const struct pd_dso *d, size_t j, enum cand *c,
+		    size_t *root)
+{
+	const size_t per = CAND_ROOT_SYSTEM_PATH - CAND_ROOT_DEBUGLINK + 1;
+	size_t nr = d->has_build_id && (d->key_build_id_size ||
+					d->ident == SYM_IDENT_SAME) ?
+		    d->s->nr_roots : 0;
+
+	*root = 0;
+	if (j < CAND_ROOT_DEBUGLINK) {
+		*c = (enum cand)j;
+		return true;
+	}
+	j -= CAND_ROOT_DEBUGLINK;
+	if (j < nr * per) {
+		*c = (enum cand)(CAND_ROOT_DEBUGLINK + j % per);
+		*root = j / per;
+		return true;
+	}
+	j -= nr * per;
+	*c = (enum cand)(CAND_DEBUGINFOD + j);
+	return *c < CAND_NR;
+}
+
 int sym_elf__load(struct pd_dso *d)
 {
 	struct symsrc ss[2], cand;
@@ -619,8 +711,9 @@ int sym_elf__load(struct pd_dso *d)
 	struct sym_rbtree tree;
 	struct sym_vec sv = { .tree = &tree, .defer_tree = true, .dso = d };
 	char tmp[4096];
-	int i, n, ret = 0;
-	size_t used = 0;
+	int n, ret = 0;
+	size_t used = 0, j, root;
+	enum cand i;
 
 	/* not the mapped file, or none to tell: nothing is used */
 	if (d->ident >= SYM_IDENT_MISSING)
@@ -648,7 +741,7 @@ int sym_elf__load(struct pd_dso *d)
 		}
 	}
 
-	for (i = 0; i < CAND_NR && used < 2; i++) {
+	for (j = 0; used < 2 && cand_at(d, j, &i, &root); j++) {
 		bool keep = false;
 
 		/*
@@ -671,7 +764,7 @@ int sym_elf__load(struct pd_dso *d)
 		}
 		memset(&cand, 0, sizeof(cand));
 		cand.fd = -1;
-		if (cand_path(d, i, cand.path, sizeof(cand.path)))
+		if (cand_path(d, i, root, cand.path, sizeof(cand.path)))
 			continue;
 		if (!sym_is_regular_file(cand.path))
 			continue;
@@ -685,12 +778,13 @@ int sym_elf__load(struct pd_dso *d)
 		/*
 		 * perf takes a file with a .dynsym for the runtime image; a
 		 * fetched executable, or the binary in a build-id cache (an
-		 * archive's, made of one), is that image whatever it has: a
-		 * stripped static one has neither table, and its debug
-		 * file's .eh_frame is empty, so the unwinder needs it
+		 * archive's, made of one) or a root, is that image whatever
+		 * it has: a stripped static one has neither table, and its
+		 * debug file's .eh_frame is empty, so the unwinder needs it
 		 */
 		if (!rt && (cand.dynsym || i == CAND_DEBUGINFOD ||
-			    i == CAND_BUILDID_CACHE)) {
+			    i == CAND_BUILDID_CACHE ||
+			    i == CAND_ROOT_SYSTEM_PATH)) {
 			rt = &ss[used];
 			keep = true;
 		}

@@ -203,6 +203,8 @@ struct sym_mapped_ent {
 struct pd_symbolizer {
 	struct pd_symbolizer_opts opts;
 	char *symfs;
+	char **roots;			/* --root DIRs, NULL-terminated */
+	size_t nr_roots;
 	char *buildid_dir;
 	char *kallsyms;			/* --kallsyms, or NULL */
 	char *vmlinux;			/* --vmlinux, or NULL */
@@ -229,6 +231,9 @@ struct pd_symbolizer {
 /* sym-path.c: symfs + path into buf (perf's __symbol__join_symfs). */
 void sym_join_symfs(const struct pd_symbolizer *s, char *buf, size_t size,
 		    const char *path);
+/* The root-th --root DIR + path into buf: 0, or -1 when too long. */
+int sym_join_root(const struct pd_symbolizer *s, size_t root, char *buf,
+		  size_t size, const char *path);
 bool sym_is_regular_file(const char *path);
 
 /*

@@ -205,6 +205,7 @@ struct pd__uw_ahead *pd__uw_ahead_start(struct pd_session *s,
 	so.vmlinux = ms->vmlinux;
 	so.no_demangle = ms->opts.no_demangle;
 	so.no_debuginfod = ms->opts.no_debuginfod;
+	so.roots = ms->opts.roots;
 	ro = r->opts;
 	ro.log = quiet;
 	ro.log_ctx = NULL;

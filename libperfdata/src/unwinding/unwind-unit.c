@@ -34,6 +34,7 @@ struct pd__uw_unit *pd__uw_unit_new(struct pd_reader *r,
 		.log = o->log,
 		.log_ctx = o->log_ctx,
 		.no_debuginfod = o->no_debuginfod,
+		.roots = o->roots,
 	};
 	struct pd_session_opts xo = {
 		.sz = sizeof(xo),
