@@ -10,6 +10,10 @@
  *   in a build-id cache (an input archive, $PERF_BUILDID_DIR, perf's
  *   buildid.dir config, ~/.debug);
  *   its separate debug info from the cache or /usr/lib/debug/.build-id;
+ * - none for a file the recording machine has another file at the path
+ *   for, as the tools find (pd_symbolizer__mapped_check()): without a
+ *   build id, or with the build id perf's table took from that other
+ *   file, for every map of it;
  *   when none of its files is here, from the debuginfod servers of
  *   $DEBUGINFOD_URLS (unless --no-debuginfod), as pd-fold would fetch
  *   them: the executable, and its debug info when that has no .symtab
@@ -31,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -40,6 +45,7 @@
 #include <perfdata/compat.h>
 #include <perfdata/debuginfod.h>
 #include <perfdata/features.h>
+#include <perfdata/session.h>
 #include <perfdata/symbols.h>
 
 #include "archive-make.h"
@@ -59,6 +65,17 @@ struct dso_ent {
 	char elf_sha[65], debug_sha[65];
 	uint64_t elf_size, debug_size;
 	const char *missing;		/* why nothing was found */
+	bool bid_recorded;		/* bid is the recording's */
+	/* its maps whose file is or is not the one at the path here */
+	unsigned int maps_ok, maps_refused;
+	const char *refused;		/* why, for the last refused */
+};
+
+/* A map of a file named by device and inode (MMAP2 without build id). */
+struct map_ent {
+	char *path;
+	uint32_t maj, min;
+	uint64_t ino;
 };
 
 /* A JIT symbol file: a jitdump (path recorded) or a perf map (pid). */
@@ -93,6 +110,8 @@ struct make {
 	uint64_t vml_size;
 	struct pd_debuginfod *debuginfod;	/* made when first needed */
 	bool debuginfod_tried;
+	struct map_ent *maps;
+	size_t nr_maps;
 };
 
 bool archive_name_ok(const char *o)
@@ -166,6 +185,7 @@ static struct dso_ent *add_dso(struct make *m, const char *path,
 		if (!d->bid_size && bid_size) {
 			memcpy(d->bid, bid, bid_size);
 			d->bid_size = bid_size;
+			d->bid_recorded = true;
 		}
 		if (!bid_size || (d->bid_size == bid_size &&
 				  !memcmp(d->bid, bid, bid_size)))
@@ -187,9 +207,71 @@ static struct dso_ent *add_dso(struct make *m, const char *path,
 		return NULL;
 	memcpy(d->bid, bid, bid_size);
 	d->bid_size = bid_size;
+	d->bid_recorded = bid_size > 0;
 	d->vdso = !strcmp(path, "[vdso]");
 	m->nr++;
 	return d;
+}
+
+static int add_map(struct make *m, const struct pd_mmap_event *mm)
+{
+	struct map_ent *v;
+	size_t i;
+
+	for (i = 0; i < m->nr_maps; i++)
+		if (m->maps[i].ino == mm->ino && m->maps[i].maj == mm->maj &&
+		    m->maps[i].min == mm->min && !strcmp(m->maps[i].path, mm->filename))
+			return 0;
+	v = realloc(m->maps, (m->nr_maps + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	m->maps = v;
+	v += m->nr_maps;
+	v->path = strdup(mm->filename);
+	if (!v->path)
+		return -ENOMEM;
+	v->maj = mm->maj;
+	v->min = mm->min;
+	v->ino = mm->ino;
+	m->nr_maps++;
+	return 0;
+}
+
+/*
+ * Each map named by device and inode, weighed as the tools weigh it on
+ * the recording machine: a DSO none of whose maps is its file stores
+ * nothing (its entry: the first of its path, as add_dso() finds it).
+ */
+static void check_maps(struct make *m, struct pd_symbolizer *sym, bool here)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->nr_maps; i++) {
+		const struct map_ent *me = &m->maps[i];
+		struct pd_mapped_file f = {
+			.sz = sizeof(f), .path = me->path, .has_inode = true,
+			.maj = me->maj, .min = me->min, .ino = me->ino,
+			.recorded_here = here,
+		};
+		struct dso_ent *d = NULL;
+		const char *why;
+
+		for (j = 0; j < m->nr && !d; j++)
+			if (!strcmp(m->dsos[j].path, me->path))
+				d = &m->dsos[j];
+		if (!d)
+			continue;
+		if (d->bid_recorded) {
+			f.build_id = d->bid;
+			f.build_id_size = d->bid_size;
+		}
+		if (pd_symbolizer__mapped_check(sym, &f, &why)) {
+			d->maps_refused++;
+			d->refused = why;
+		} else {
+			d->maps_ok++;
+		}
+	}
 }
 
 /* A build id entry: the kernel's is remembered, files kept. */
@@ -258,10 +340,37 @@ static int add_jit(struct make *m, const char *path, int pid, bool dump)
 	return 0;
 }
 
-/* Every file the profile names (see the top of this file). */
+/*
+ * The copy of the profile made here keeps the input's modification time,
+ * which tells when the recording ended (pd_session__recorded_here()).
+ */
+static void keep_mtime(const char *input, const char *copy)
+{
+	struct timespec t[2];
+	struct stat st;
+
+	if (strcmp(input, "<stdin>") ? stat(input, &st) : fstat(0, &st))
+		return;
+	if (!S_ISREG(st.st_mode))
+		return;
+	t[0] = st.st_atim;
+	t[1] = st.st_mtim;
+	utimensat(AT_FDCWD, copy, t, 0);
+}
+
+/*
+ * Every file the profile names (see the top of this file), and a session
+ * that follows the records, to tell whether the recording was made here.
+ */
 static int collect(struct make *m, const char *profile)
 {
 	struct pd_reader_opts ro = { .sz = sizeof(ro), .name = m->o->input };
+	struct pd_symbolizer_opts so = {
+		.sz = sizeof(so), .symfs = m->o->symfs, .no_debuginfod = true,
+	};
+	struct pd_session_opts xo = { .sz = sizeof(xo) };
+	struct pd_symbolizer *sym = NULL;
+	struct pd_session *sess = NULL;
 	const struct pd_features *f;
 	const struct pd_event *ev;
 	struct pd_reader *r;
@@ -273,7 +382,26 @@ static int collect(struct make *m, const char *profile)
 		pd_err("%s", pd_reader__open_errmsg());
 		return -1;
 	}
+	sym = pd_symbolizer__new(&so);
+	xo.symbolizer = sym;
+	sess = sym ? pd_session__new(r, &xo) : NULL;
+	if (!sess) {
+		pd_err("%s", strerror(ENOMEM));
+		goto fail;
+	}
 	while ((err = pd_reader__next(r, &ev)) > 0) {
+		if (pd_session__event(sess, ev) == -ENOMEM) {
+			err = -ENOMEM;
+			break;
+		}
+		if (ev->type == PD_RECORD_MMAP2 && !ev->u.mmap.has_build_id &&
+		    ev->u.mmap.ino && ev->u.mmap.filename &&
+		    ev->u.mmap.filename[0] == '/' &&
+		    (ev->misc & PD_MISC_CPUMODE_MASK) != PD_MISC_KERNEL &&
+		    (ev->u.mmap.prot & PROT_EXEC))
+			err = add_map(m, &ev->u.mmap);
+		if (err < 0)
+			break;
 		if (ev->type == PD_RECORD_HEADER_BUILD_ID) {
 			err = take_bid(m, ev->u.build_id.filename,
 				       ev->u.build_id.build_id, ev->u.build_id.size);
@@ -304,8 +432,7 @@ static int collect(struct make *m, const char *profile)
 	}
 	if (err < 0) {
 		pd_err("%s", err == -ENOMEM ? strerror(ENOMEM) : pd_reader__errmsg(r));
-		pd_reader__close(r);
-		return -1;
+		goto fail;
 	}
 	f = pd_reader__features(r);
 	if (f && pd_features__has(f, PD_FEAT_BUILD_ID))
@@ -314,13 +441,20 @@ static int collect(struct make *m, const char *profile)
 				     f->build_ids.ids[i].id,
 				     f->build_ids.ids[i].size)) {
 				pd_err("%s", strerror(ENOMEM));
-				pd_reader__close(r);
-				return -1;
+				goto fail;
 			}
 	if (f && f->osrelease)
 		snprintf(m->osrelease, sizeof(m->osrelease), "%s", f->osrelease);
+	check_maps(m, sym, pd_session__recorded_here(sess));
+	pd_session__free(sess);
+	pd_symbolizer__free(sym);
 	pd_reader__close(r);
 	return 0;
+fail:
+	pd_session__free(sess);
+	pd_symbolizer__free(sym);
+	pd_reader__close(r);
+	return -1;
 }
 
 /*
@@ -402,6 +536,11 @@ static void find_files(struct make *m, struct dso_ent *d)
 	uint8_t fb[BID_MAX];
 	int n;
 
+	/* the file at the path here is not the mapped one (check_maps()) */
+	if (d->maps_refused && !d->maps_ok) {
+		d->missing = d->refused;
+		return;
+	}
 	if (!d->bid_size) {
 		/* no recorded build id: the file's own, if it is there, else
 		 * the input archive's copy of that path */
@@ -879,6 +1018,7 @@ int archive_make(struct pd_reader *r, const struct archive_make_opts *o)
 		pd_err("%s", errmsg[0] ? errmsg : pd_strerror(err));
 		goto out;
 	}
+	keep_mtime(o->input, profile);
 	if (collect(&m, profile))
 		goto out;
 	for (i = 0; i < m.nr; i++) {
@@ -960,6 +1100,9 @@ out:
 		free(m.dsos[i].debug_src);
 	}
 	free(m.dsos);
+	for (i = 0; i < m.nr_maps; i++)
+		free(m.maps[i].path);
+	free(m.maps);
 	free(m.ks_src);
 	for (i = 0; i < m.nr_jits; i++) {
 		free(m.jits[i].path);
