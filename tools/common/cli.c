@@ -105,6 +105,24 @@ int pd_cli_choose(const char *const *names, const char *arg,
 	vusage_error(fmt, ap);
 }
 
+void pd_cli_add_root(const char *const **roots, const char *dir)
+{
+	const char **v;
+	struct stat st;
+	size_t n = 0;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		pd_usage_error("--root=%s: not a directory", dir);
+	while (*roots && (*roots)[n])
+		n++;
+	v = realloc((void *)*roots, (n + 2) * sizeof(*v));
+	if (!v)
+		pd_usage_error("out of memory");
+	v[n] = dir;
+	v[n + 1] = NULL;
+	*roots = v;
+}
+
 int pd_cli_close_output(FILE *f, const char *name)
 {
 	int err = 0;

@@ -56,6 +56,13 @@ int pd_cli_choose(const char *const *names, const char *arg,
 		  const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * --root=DIR, which may be given again: dir appended to *roots, a
+ * NULL-terminated list grown as the options come (the tool's until it
+ * exits). DIR must be a directory, else bad usage.
+ */
+void pd_cli_add_root(const char *const **roots, const char *dir);
+
 /* Opens path ("-" = stdin); prints the error and returns NULL on failure. */
 struct pd_reader *pd_cli_open(const char *path, const struct pd_reader_opts *opts);
 

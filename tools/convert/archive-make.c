@@ -8,8 +8,10 @@
  *   counted first, and a map without samples costs only its size;
  * - each one found at its recorded path when its build id matches, else
  *   in a build-id cache (an input archive, $PERF_BUILDID_DIR, perf's
- *   buildid.dir config, ~/.debug);
- *   its separate debug info from the cache or /usr/lib/debug/.build-id;
+ *   buildid.dir config, ~/.debug), else under a --root (by its recorded
+ *   build id only);
+ *   its separate debug info from the cache or /usr/lib/debug/.build-id
+ *   (a root's too);
  * - none for a file the recording machine has another file at the path
  *   for, as the tools find (pd_symbolizer__mapped_check()): without a
  *   build id, or with the build id perf's table took from that other
@@ -530,6 +532,33 @@ static void fetch_files(struct make *m, struct dso_ent *d)
 					d->path, &d->elf_src, &d->debug_src);
 }
 
+/*
+ * Under each --root, by the recorded build id only: the file at the
+ * recorded path and its debug info in the root's /usr/lib/debug.
+ */
+static void find_in_roots(const struct make *m, struct dso_ent *d)
+{
+	const char *const *root;
+	char path[4200], hx[2 * BID_MAX + 1];
+
+	if (!d->bid_recorded || d->vdso || d->path[0] != '/')
+		return;
+	hex(d->bid, d->bid_size, hx);
+	for (root = m->o->roots; root && *root; root++) {
+		if (!d->elf_src) {
+			snprintf(path, sizeof(path), "%s%s", *root, d->path);
+			if (file_has_bid(path, d->bid, d->bid_size))
+				d->elf_src = strdup(path);
+		}
+		if (!d->debug_src) {
+			snprintf(path, sizeof(path), "%s/usr/lib/debug/.build-id/%.2s/%s.debug",
+				 *root, hx, hx + 2);
+			if (file_has_bid(path, d->bid, d->bid_size))
+				d->debug_src = strdup(path);
+		}
+	}
+}
+
 static void find_files(struct make *m, struct dso_ent *d)
 {
 	char path[4200], hx[2 * BID_MAX + 1];
@@ -575,6 +604,7 @@ static void find_files(struct make *m, struct dso_ent *d)
 		if (file_has_bid(path, d->bid, d->bid_size))
 			d->debug_src = strdup(path);
 	}
+	find_in_roots(m, d);
 	if (!d->elf_src && !d->debug_src)
 		fetch_files(m, d);
 	if (!d->elf_src && !d->debug_src)

@@ -14,6 +14,8 @@ struct archive_make_opts {
 	const char *input;	/* name for messages and the manifest */
 	const char *output;	/* .tar.zst, .tar.gz or "-" (zstd) */
 	const char *symfs;	/* where the recorded paths are, or NULL */
+	/* --root DIRs, NULL-terminated, or NULL: searched by build id */
+	const char *const *roots;
 	const char *kallsyms;	/* the recording kernel's, or NULL */
 	const char *vmlinux;	/* the recording kernel's, or NULL */
 	bool no_debuginfod;	/* fetch nothing missing from debuginfod */

@@ -72,6 +72,7 @@ int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,
 	struct pd_symbolizer_opts sopts = {
 		.sz = sizeof(sopts),
 		.symfs = o->data.symfs,
+		.roots = o->data.roots,
 		.kallsyms = o->data.kallsyms,
 		.vmlinux = o->data.vmlinux,
 		.no_debuginfod = o->data.no_debuginfod,

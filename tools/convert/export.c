@@ -99,7 +99,7 @@ void export_cli__usage(FILE *f)
 	for (x = formats; x->name; x++)
 		fprintf(f, "                            %-11s %s\n", x->name, x->summary);
 	fprintf(f,
-"      --symfs, --kallsyms, --vmlinux as above\n"
+"      --symfs, --root, --kallsyms, --vmlinux as above\n"
 "      --no-inline         no inlined frames in DWARF callchains\n"
 "      --weight=W          speedscope: 'samples' (default), 'time' (ns:\n"
 "                          the period of cpu-clock/task-clock) or 'period'\n"

@@ -25,7 +25,7 @@ enum export_cli_opt {
 };
 
 /*
- * --to, --symfs, --kallsyms and --vmlinux are pd-convert's own
+ * --to, --symfs, --root, --kallsyms and --vmlinux are pd-convert's own
  * (--to=archive takes them too): it passes EXPORT_OPT_TO for the formats
  * below and sets data's paths itself.
  */

@@ -58,6 +58,10 @@ static void usage(FILE *f)
 "                          (stored when its build id is the recorded one)\n"
 "      --symfs=DIR         with --to: look for the recorded files under DIR\n"
 "                          (and JIT files: DIR/tmp/perf-PID.map, jitdumps)\n"
+"      --root=DIR          with --to: also look for them in DIR, a\n"
+"                          container's or image's root (DIR + recorded path,\n"
+"                          its /usr/lib/debug), used only with the recorded\n"
+"                          build id; repeatable\n"
 "      --no-debuginfod     with --to and --shim=unwind: fetch no binaries\n"
 "                          missing here from the servers of $DEBUGINFOD_URLS\n"
 "                          (by default they are fetched, by build id)\n"
@@ -200,7 +204,7 @@ enum {
 	OPT_TARGET = 256, OPT_SHIM, OPT_NO_SHIM, OPT_DECOMPRESS, OPT_ENDIAN,
 	OPT_EXPLAIN, OPT_LIST_TARGETS, OPT_LIST_SHIMS, OPT_TO,
 	OPT_FROM_ARCHIVE, OPT_KALLSYMS, OPT_SYMFS, OPT_VMLINUX,
-	OPT_NO_DEBUGINFOD,
+	OPT_NO_DEBUGINFOD, OPT_ROOT,
 };
 
 /* The options of the perf.data rewrite, which --to takes none of */
@@ -223,6 +227,7 @@ static const struct option longopts[] = {
 	{ "from-archive", no_argument, NULL, OPT_FROM_ARCHIVE },
 	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 	{ NULL, 0, NULL, 0 },
@@ -300,6 +305,10 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 	case OPT_SYMFS:
 		c->ao.symfs = c->xo.data.symfs = arg;
 		break;
+	case OPT_ROOT:
+		pd_cli_add_root(&c->xo.data.roots, arg);
+		c->ao.roots = c->xo.data.roots;
+		break;
 	case OPT_VMLINUX:
 		c->ao.vmlinux = c->xo.data.vmlinux = arg;
 		break;
@@ -336,8 +345,9 @@ static int check_options(struct pd_cli_main *m)
 		pd_usage_error("an archive's name ends in .tar.zst or .tar.gz (or is - for tar.zst)");
 	if (c->from_archive && !strcmp(output, "-"))
 		pd_usage_error("--from-archive writes a directory: -o DIR");
-	if ((c->ao.kallsyms || c->ao.symfs || c->ao.vmlinux) && !c->to_archive)
-		pd_usage_error("--kallsyms, --vmlinux and --symfs go with --to=archive");
+	if ((c->ao.kallsyms || c->ao.symfs || c->ao.vmlinux || c->ao.roots) &&
+	    !c->to_archive)
+		pd_usage_error("--kallsyms, --vmlinux, --symfs and --root go with --to");
 	/* --explain writes text, and no OUT */
 	return pd_cli_check_output(m, PD_CLI_NOT_INPUT |
 				   (c->do_explain ? 0 : PD_CLI_BINARY_OUTPUT));

@@ -81,6 +81,9 @@ bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
 	case FOLD_OPT_SYMFS:
 		data->symfs = arg;
 		break;
+	case FOLD_OPT_ROOT:
+		pd_cli_add_root(&data->roots, arg);
+		break;
 	case FOLD_OPT_KALLSYMS:
 		data->kallsyms = arg;
 		break;

@@ -29,7 +29,7 @@ enum fold_cli_opt {
 	FOLD_OPT_ALL, FOLD_OPT_ADDRS, FOLD_OPT_INLINE, FOLD_OPT_NO_INLINE,
 	FOLD_OPT_EVENT, FOLD_OPT_WEIGHT, FOLD_OPT_CAPTURE, FOLD_OPT_COMM,
 	FOLD_OPT_CPU, FOLD_OPT_TIME, FOLD_OPT_SYMFS, FOLD_OPT_KALLSYMS,
-	FOLD_OPT_VMLINUX, FOLD_OPT_JOBS, FOLD_OPT_NO_DEBUGINFOD,
+	FOLD_OPT_VMLINUX, FOLD_OPT_JOBS, FOLD_OPT_NO_DEBUGINFOD, FOLD_OPT_ROOT,
 };
 
 #define FOLD_CLI_LONGOPTS \
@@ -48,6 +48,7 @@ enum fold_cli_opt {
 	{ "cpu", required_argument, NULL, FOLD_OPT_CPU }, \
 	{ "time", required_argument, NULL, FOLD_OPT_TIME }, \
 	{ "symfs", required_argument, NULL, FOLD_OPT_SYMFS }, \
+	{ "root", required_argument, NULL, FOLD_OPT_ROOT }, \
 	{ "kallsyms", required_argument, NULL, FOLD_OPT_KALLSYMS }, \
 	{ "vmlinux", required_argument, NULL, FOLD_OPT_VMLINUX }, \
 	{ "jobs", required_argument, NULL, FOLD_OPT_JOBS }, \

@@ -387,6 +387,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	struct pd_symbolizer_opts sopts = {
 		.sz = sizeof(sopts),
 		.symfs = o->symfs,
+		.roots = o->roots,
 		.kallsyms = o->kallsyms,
 		.vmlinux = o->vmlinux,
 		.no_debuginfod = o->no_debuginfod,

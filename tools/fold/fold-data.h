@@ -15,6 +15,7 @@ struct sample_select_opts;
 
 struct fold_data_opts {
 	const char *symfs;	/* --symfs */
+	const char *const *roots;	/* --root DIRs, NULL-terminated */
 	const char *kallsyms;	/* --kallsyms (default /proc/kallsyms) */
 	const char *vmlinux;	/* --vmlinux */
 	bool no_debuginfod;	/* --no-debuginfod: nothing fetched */

@@ -36,6 +36,10 @@ static void usage(FILE *f)
 "      --keep-stack        keep REGS_USER and STACK_USER in the samples\n"
 "      --max-stack=N       unwind at most N user frames (default 127)\n"
 "      --symfs=DIR         look for the profiled binaries under DIR\n"
+"      --root=DIR          also look for them in DIR, a container's or\n"
+"                          image's root (DIR + recorded path, its\n"
+"                          /usr/lib/debug), used only with the recorded\n"
+"                          build id; repeatable\n"
 "      --no-debuginfod     fetch no binaries missing here from the servers\n"
 "                          of $DEBUGINFOD_URLS (by default they are fetched)\n"
 "  -j, --jobs=N            threads unwinding (default 1: a second one reads\n"
@@ -68,12 +72,13 @@ static int parse_int(const char *s, const char *what, int lo, int hi)
 	return (int)l;
 }
 
-enum { OPT_KEEP = 256, OPT_MAX_STACK, OPT_SYMFS, OPT_NO_DEBUGINFOD };
+enum { OPT_KEEP = 256, OPT_MAX_STACK, OPT_SYMFS, OPT_NO_DEBUGINFOD, OPT_ROOT };
 
 static const struct option longopts[] = {
 	{ "keep-stack", no_argument, NULL, OPT_KEEP },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
 	{ "jobs", required_argument, NULL, 'j' },
 	CLI_WRITE_LONGOPTS,
@@ -97,6 +102,9 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		break;
 	case OPT_SYMFS:
 		c->uo.symfs = arg;
+		break;
+	case OPT_ROOT:
+		pd_cli_add_root(&c->uo.roots, arg);
 		break;
 	case OPT_NO_DEBUGINFOD:
 		c->uo.no_debuginfod = true;
