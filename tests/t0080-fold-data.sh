@@ -101,6 +101,23 @@ for f in $files; do
 	fi
 done
 check "perf read files to compare ($nfiles)" test "$nfiles" -gt 20
+
+# --script prints the samples the selections keep, as perf script's own
+# --comm, --cpu and --time keep them
+if have_perf; then
+	t1=$(perf script -i "$(perf_readable "$TD/threads.data")" -F time 2>/dev/null |
+		sed -n '20s/[: ]//gp')
+	for sel in "threads|--comm=worker-a|--comm worker-a" \
+		   "system|--cpu=1|--cpu 1" "threads|--time=$t1,|--time $t1,"; do
+		f=$TD/${sel%%|*}.data sel=${sel#*|}
+		ours=${sel%%|*} theirs=${sel#*|}
+		perf script -i "$(perf_readable "$f")" $theirs 2>/dev/null |
+			callchain_blocks >"$tmp/want.sel"
+		"$FOLD" --script $ours "$f" 2>/dev/null >"$tmp/got.sel"
+		check "${f##*/}: --script $ours prints perf script $theirs's samples ($(grep -c '^$' "$tmp/want.sel"))" \
+			sh -c '[ -s "$1" ] && cmp -s "$1" "$2"' - "$tmp/want.sel" "$tmp/got.sel"
+	done
+fi
 if [ -z "${PD_STACKCOLLAPSE:-}" ]; then
 	skip "PD_STACKCOLLAPSE unset: not compared with stackcollapse-perf.pl itself"
 fi

@@ -313,6 +313,9 @@ static int print_script(const struct pd_cli_main *m, struct folder *f)
 		}
 	}
 	c->data.script_out = out;
+	/* the samples printed are those folding would take (--comm, --cpu,
+	 * --time, --event-filter), as --to=script prints them */
+	c->data.select = &c->fo.sel;
 	ret = fold_perf_data(m->input, &c->data, f);
 	ret2 = pd_cli_close_output(out, path ? path : "<stdout>");
 	return ret ? ret : ret2;
