@@ -34,7 +34,13 @@
 #include "common/cli.h"
 #include "record.h"
 
-#define POLL_MS		100
+/*
+ * the longest wait between two reads: a process's files are opened
+ * through it when its MMAP2 is read (record-mapfile.c), so that the one
+ * of a short-lived process, or of a container gone meanwhile, must be
+ * read soon
+ */
+#define POLL_MS		20
 /* draining pace without poll() wakeups: 10 ms of samples fit any buffer */
 #define DRAIN_MS	10
 
