@@ -12,7 +12,8 @@
  * The records themselves are completed where the output reads it: an
  * MMAP2 whose file's build id is known (the kernel's, 5.12+, or read from
  * the process's file) carries it (PERF_RECORD_MISC_MMAP_BUILD_ID), as
- * perf record --buildid-mmap writes them.
+ * perf record --buildid-mmap writes them; a jitdump marker of a process
+ * in a container names the dump's copy (record-jit.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ enum map_kind {
 	MAP_FILE,	/* a file: its DSO */
 	MAP_VDSO,
 	MAP_JIT,	/* executable, without a file: a JIT's code */
-	MAP_OTHER,	/* [stack], ... */
+	MAP_OTHER,	/* [stack], a jitdump marker, ... */
 };
 
 struct bid_map {
@@ -46,6 +47,7 @@ struct bid_proc {
 struct rec_buildids {
 	struct rec_buildids_opts o;
 	struct rec_dsos *dsos;
+	struct rec_jit *jit;	/* NULL without a cache to copy into */
 	bool kernel_hit, vdso_hit;
 	struct bid_proc *procs;
 	size_t nr_procs, cap_procs;
@@ -64,7 +66,9 @@ struct rec_buildids *rec_buildids__new(const struct rec_buildids_opts *o)
 	b->round = 1;
 	b->dsos = rec_dsos__new(o->cache, o->max_fds);
 	b->scratch = malloc(REC_SIZE_MAX);
-	if (!b->dsos || !b->scratch) {
+	if (o->cache)
+		b->jit = rec_jit__new(o->cache);
+	if (!b->dsos || !b->scratch || (o->cache && !b->jit)) {
 		rec_buildids__free(b);
 		return NULL;
 	}
@@ -80,6 +84,7 @@ void rec_buildids__free(struct rec_buildids *b)
 	for (i = 0; i < b->nr_procs; i++)
 		free(b->procs[i].maps);
 	free(b->procs);
+	rec_jit__free(b->jit);
 	rec_dsos__free(b->dsos);
 	free(b->scratch);
 	free(b);
@@ -182,11 +187,36 @@ static void *with_build_id(struct rec_buildids *b, const uint8_t *rec,
 	return b->scratch;
 }
 
+/* The MMAP2 (in scratch or not) with another name, its trailer kept. */
+static void *renamed(struct rec_buildids *b, const uint8_t *rec,
+		     const char *name, const struct pd_attr *attr)
+{
+	size_t trailer = attr ? rec_id_hdr_size(attr) : 0, n, old;
+	uint16_t size, misc;
+	uint8_t tail[64];
+
+	memcpy(&misc, rec + 4, 2);
+	memcpy(&size, rec + 6, 2);
+	old = size;
+	n = 72 + ((strlen(name) + 1 + 7) & ~(size_t)7) + trailer;
+	if (trailer > sizeof(tail) || trailer > old - 72 ||
+	    n >= REC_SIZE_MAX)
+		return NULL;
+	memcpy(tail, rec + old - trailer, trailer);
+	if (rec != b->scratch)
+		memcpy(b->scratch, rec, 72);
+	n = 72 + rec_synth_name(b->scratch + 72, name);
+	memcpy(b->scratch + n, tail, trailer);
+	n += trailer;
+	rec_synth_header(b->scratch, PD_RECORD_MMAP2, misc, n);
+	return b->scratch;
+}
+
 static int on_mmap(struct rec_buildids *b, const uint8_t *rec, bool mmap2,
 		   const struct pd_attr *attr, const void **out)
 {
 	size_t name_at = mmap2 ? 72 : 40;
-	const char *name = (const char *)rec + name_at;
+	const char *name = (const char *)rec + name_at, *copy;
 	struct rec_file_id fid = { 0 };
 	struct rec_map_at at;
 	enum map_kind kind = MAP_OTHER;
@@ -194,13 +224,14 @@ static int on_mmap(struct rec_buildids *b, const uint8_t *rec, bool mmap2,
 	uint64_t start, len;
 	uint16_t misc, size;
 	struct bid_proc *p;
-	int32_t pid;
+	int32_t pid, tid;
 
 	memcpy(&misc, rec + 4, 2);
 	memcpy(&size, rec + 6, 2);
 	if (size <= name_at || !memchr(name, '\0', size - name_at))
 		return 0;
 	memcpy(&pid, rec + 8, 4);
+	memcpy(&tid, rec + 12, 4);
 	memcpy(&start, rec + 16, 8);
 	memcpy(&len, rec + 24, 8);
 	if ((misc & PD_MISC_CPUMODE_MASK) == PD_MISC_KERNEL)
@@ -226,11 +257,21 @@ static int on_mmap(struct rec_buildids *b, const uint8_t *rec, bool mmap2,
 		kind = MAP_VDSO;
 	} else if (no_file(name)) {
 		kind = MAP_JIT;
+		if (b->jit)
+			rec_jit__anon_map(b->jit, pid);
 	} else if (name[0] == '/') {
-		dso = rec_dsos__map(b->dsos, &at, name, &fid);
-		if (!dso)
-			return -ENOMEM;
-		kind = MAP_FILE;
+		copy = b->jit && mmap2 ?
+		       rec_jit__marker(b->jit, &at, tid, name, &fid) : NULL;
+		if (copy) {
+			*out = renamed(b, rec, copy, attr);
+			if (!*out)
+				*out = rec;
+		} else {
+			dso = rec_dsos__map(b->dsos, &at, name, &fid);
+			if (!dso)
+				return -ENOMEM;
+			kind = MAP_FILE;
+		}
 	}
 	/* its build id where the record has none (or the kernel's
 	 * attempt, size 0) and the output reads them */
@@ -313,6 +354,8 @@ static void hit(struct rec_buildids *b, struct bid_proc *p, bool kernel,
 		}
 		else if (m->kind == MAP_VDSO)
 			b->vdso_hit = true;
+		else if (m->kind == MAP_JIT && b->jit)
+			rec_jit__anon_hit(b->jit, p->pid);
 		return;
 	}
 }
@@ -414,7 +457,8 @@ int rec_buildids__record(struct rec_buildids *b, const void *rec,
  * The maps of a process that exited are dropped one round later: its
  * last samples may sit in another CPU's buffer, read in the same pass as
  * the EXIT or the next one, never later. Memory thus follows the
- * processes alive, not all that ever ran (-a for hours).
+ * processes alive, not all that ever ran (-a for hours); a container's
+ * JIT symbols are copied then, complete.
  */
 void rec_buildids__round(struct rec_buildids *b)
 {
@@ -423,6 +467,8 @@ void rec_buildids__round(struct rec_buildids *b)
 	if (!b)
 		return;
 	b->round++;
+	if (b->jit)
+		rec_jit__round(b->jit);
 	for (i = 0; i < b->nr_procs;) {
 		struct bid_proc *p = &b->procs[i];
 
@@ -432,6 +478,8 @@ void rec_buildids__round(struct rec_buildids *b)
 		}
 		for (k = 0; k < p->nr; k++)
 			drop_map(b, &p->maps[k]);
+		if (b->jit)
+			rec_jit__gone(b->jit, p->pid);
 		free(p->maps);
 		*p = b->procs[--b->nr_procs];
 	}
@@ -441,6 +489,8 @@ void rec_buildids__round(struct rec_buildids *b)
 void rec_buildids__finish(struct rec_buildids *b)
 {
 	rec_dsos__finish(b->dsos);
+	if (b->jit)
+		rec_jit__finish(b->jit);
 	if (b->o.cache)
 		rec_bidtable__cache_kernel(b->o.cache, b->kernel_hit,
 					   b->vdso_hit);

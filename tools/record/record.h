@@ -11,7 +11,8 @@
  * DSOs that got samples (record-buildid.c) and their build ids
  * (record-bidtable.c), each file mapped as its process sees it
  * (record-mapfile.c, record-dsos.c) and kept in the build-id cache
- * (record-bidcache.c) and the session loop (record-session.c).
+ * (record-bidcache.c), a container's JIT symbols (record-jit.c,
+ * record-jitdump.c) and the session loop (record-session.c).
  *
  * Everything is in host byte order; the writer converts.
  */
@@ -231,6 +232,35 @@ void rec_dsos__finish(struct rec_dsos *d);
 /* The DSOs with samples, in no order: *pos 0 first; NULL at the end. */
 struct rec_dso *rec_dsos__next_hit(struct rec_dsos *d, size_t *pos,
 				   struct rec_dso *prev);
+
+/* ---- JIT symbols of processes in containers (record-jit.c) ---- */
+
+struct rec_jit;
+/* cache: where jitdump copies go (NULL: none are made). */
+struct rec_jit *rec_jit__new(struct rec_bidcache *cache);
+/* Copies not made, fds closed. */
+void rec_jit__free(struct rec_jit *j);
+/* An executable map without a file (//anon, [heap]...) of pid. */
+void rec_jit__anon_map(struct rec_jit *j, int32_t pid);
+/* A sample in one. */
+void rec_jit__anon_hit(struct rec_jit *j, int32_t pid);
+/*
+ * A map of pid: for a jitdump marker (jit-N.dump) whose file here is not
+ * the process's, the name of the copy its record names instead; else NULL.
+ */
+const char *rec_jit__marker(struct rec_jit *j, const struct rec_map_at *at,
+			    int32_t tid, const char *name,
+			    const struct rec_file_id *fid);
+/*
+ * The jitdump of fd to out, its pids (the header's, each code load's and
+ * move's) and tids made pid and tid, the process as the host knows it.
+ */
+int rec_jitdump_copy(int fd, int out, int32_t pid, int32_t tid);
+/* pid is gone (a round ago): its copies written now. */
+void rec_jit__gone(struct rec_jit *j, int32_t pid);
+void rec_jit__round(struct rec_jit *j);
+/* The copies of the processes still there written. */
+void rec_jit__finish(struct rec_jit *j);
 
 /* ---- the BUILD_ID feature (record-bidtable.c) ---- */
 
