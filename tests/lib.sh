@@ -296,6 +296,16 @@ testdata_bin() {
 	fi
 }
 
+# pd-record copies the files that got samples into the build-id cache, as
+# perf record does: a test recording with it keeps them in its own
+# ($tmp/buildid-cache, where testdata_buildid_cache puts testdata's
+# programs too), never in the user's ~/.debug. pd tools reading the
+# recordings look there first; perf still reads its own configuration's.
+private_buildid_cache() {
+	PERF_BUILDID_DIR=$tmp/buildid-cache
+	export PERF_BUILDID_DIR
+}
+
 # The recordings name testdata's programs by the path they were recorded
 # at (/work/main/testdata/bin/...), not this checkout's: a private
 # build-id cache holding them lets perf, and our symbolizer, find them by

@@ -12,6 +12,7 @@
 # perf prints the same events, addresses, symbols and periods as for the
 # original. A pipe input is converted as it comes, with a warning.
 . "$(dirname "$0")/lib.sh"
+private_buildid_cache
 
 CK=$PD_BIN/../tests/tools/check-target
 

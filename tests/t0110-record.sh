@@ -3,9 +3,9 @@
 # compressed and for perf 4.18, read by the system perf (report and
 # script, nothing on stderr) and folded by pd-fold with burn's known hot
 # path; pd-fold's folding equals perf script's text folded; the build id
-# is burn's; the command's exit status, a missing command, SIGINT, a
-# hardware event on a machine without PMU, and what an unprivileged user
-# is told.
+# is burn's, and burn is in the build-id cache; the command's exit
+# status, a missing command, SIGINT, a hardware event on a machine
+# without PMU, and what an unprivileged user is told.
 # pd-record writes the newest format unless told which perf it writes for:
 # a perf before 6.1 (Debian 11's 5.10) refuses it, and its user records
 # with --target-perf=its version, as this test does then ($RT). What that
@@ -13,6 +13,7 @@
 # zstd, any pipe's samples in its perf report. Dynamic programs of
 # testdata/ run as testdata_bin makes them run here.
 . "$(dirname "$0")/lib.sh"
+private_buildid_cache
 
 REC=$PD_BIN/pd-record
 FOLD=$PD_BIN/pd-fold
@@ -78,6 +79,10 @@ check "file mode: exit 0, perf's summary lines" \
 grep -q 'Captured and wrote [0-9.]* MB .*/fp.data ([0-9]* samples)' "$tmp/err" ||
 	cat "$tmp/err"
 perf_reads "$tmp/fp.data" "file mode"
+# burn kept in the build-id cache, as perf record keeps it
+bid=$(readelf -n "$BURN" | awk '/Build ID/ { print $3 }')
+check "build-id cache: burn copied to .build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-)/elf" \
+	cmp -s "$PERF_BUILDID_DIR/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-)/elf" "$BURN"
 "$FOLD" "$tmp/fp.data" >"$tmp/fp.folded" 2>"$tmp/fold.err"
 check "file mode: pd-fold reads it, no warning" test $? -eq 0 -a ! -s "$tmp/fold.err"
 hot_path "$tmp/fp.folded" "file mode"

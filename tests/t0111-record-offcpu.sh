@@ -10,6 +10,7 @@
 # as its user would), and its report, which parses no pipe's samples, is
 # not asked about the stream. waiter runs as testdata_bin makes it run.
 . "$(dirname "$0")/lib.sh"
+private_buildid_cache
 
 REC=$PD_BIN/pd-record
 FOLD=$PD_BIN/pd-fold

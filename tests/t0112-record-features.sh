@@ -11,6 +11,7 @@
 # 11's 5.10) pd-record writes for it (--target-perf=its version, $RT), and
 # what a target newer than that perf keeps is read by pd-info.
 . "$(dirname "$0")/lib.sh"
+private_buildid_cache
 
 REC=$PD_BIN/pd-record
 INFO=$PD_BIN/pd-info

@@ -12,6 +12,7 @@
 # capabilities (CPU_PMU_CAPS, PMU_CAPS) of this machine's sysfs and of a
 # made-up one (a private mount namespace), compared with perf record's.
 . "$(dirname "$0")/lib.sh"
+private_buildid_cache
 
 REC=$PD_BIN/pd-record
 INFO=$PD_BIN/pd-info

@@ -9,6 +9,7 @@
 # IDENTIFIER (rhel7) keeps each event's own. perf reads the 3.10 file
 # without a warning and prints both events' samples.
 . "$(dirname "$0")/lib.sh"
+private_buildid_cache
 
 REC=$PD_BIN/pd-record
 INFO=$PD_BIN/pd-info

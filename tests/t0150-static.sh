@@ -5,6 +5,7 @@
 # --stats and pd-fold print what the dynamically linked tools print;
 # pd-record's static build records a program that pd-fold then names.
 . "$(dirname "$0")/lib.sh"
+private_buildid_cache
 
 B=${PD_BIN%/bin}
 if [ -n "${PD_SAN:-}" ]; then

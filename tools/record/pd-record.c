@@ -64,7 +64,10 @@ static void usage(FILE *f)
 "  -k, --clockid=CLOCK      stamp records with CLOCK: monotonic,\n"
 "                           monotonic_raw, realtime, boottime, tai or a\n"
 "                           number (default: perf_clock, the kernel's)\n"
-"  -B, --no-buildid         no BUILD_ID feature\n"
+"  -B, --no-buildid         no BUILD_ID feature (nor build-id cache)\n"
+"  -N, --no-buildid-cache   do not copy the sampled files into the build-id\n"
+"                           cache ($PERF_BUILDID_DIR, buildid.dir, ~/.debug),\n"
+"                           nor a container's perf maps and jitdumps\n"
 "  -q, --quiet              no summary, no warnings\n"
 "  -v, --verbose            more messages\n"
 "  -h, --help               this help\n"
@@ -182,6 +185,7 @@ static const struct option longopts[] = {
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "clockid", required_argument, NULL, 'k' },
 	{ "no-buildid", no_argument, NULL, 'B' },
+	{ "no-buildid-cache", no_argument, NULL, 'N' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -317,11 +321,12 @@ int main(int argc, char **argv)
 	const struct pd_cli_bool bools[] = {
 		{ OPT_OFF_CPU, &c.off_cpu }, { OPT_SWITCH, &c.o.switch_events },
 		{ 'a', &c.o.all_cpus }, { 'i', &c.o.no_inherit },
-		{ 'B', &c.o.no_buildid }, { 0 },
+		{ 'B', &c.o.no_buildid }, { 'N', &c.o.no_buildid_cache },
+		{ 0 },
 	};
 	struct pd_cli_main m = {
 		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
-		.longopts = longopts, .shortopts = "e:F:c:gp:t:aC:iz::m:k:B",
+		.longopts = longopts, .shortopts = "e:F:c:gp:t:aC:iz::m:k:BN",
 		.bools = bools, .option = option,
 		.flags = PD_CLI_OUTPUT | PD_CLI_VERBOSE,
 		.takes = PD_CLI_COMMAND,

@@ -257,6 +257,13 @@ void rec_events__config(struct rec_event *evs, size_t nr,
 			 * perf records them */
 			if (o->callgraph == REC_CG_DWARF)
 				a->flags |= PD_ATTR_MMAP_DATA;
+			/* each MMAP2 with its file's build id, read by the
+			 * kernel from the file the process maps (5.12+), as
+			 * perf record --buildid-mmap asks, where the target
+			 * reads them */
+			if (!o->target ||
+			    (o->target_perf->flags & PD_TGT_MMAP2_BUILD_ID))
+				a->flags |= PD_ATTR_BUILD_ID;
 		}
 	}
 	same_sample_type(evs, nr, o);
@@ -335,15 +342,24 @@ int rec_event__open(struct rec_event *ev, pid_t pid, int cpu, bool *fell_back)
 			free(name);
 		}
 	}
-	/* an older kernel: a smaller attr, without the newest bits
-	 * (ksymbol and bpf_event are 5.1's; EINVAL before) */
-	if (fd == -EINVAL && (ev->attr.flags & PD_ATTR_KSYMBOL)) {
+	/* an older kernel: without the newest bits, one kernel version
+	 * after the other (EINVAL for a bit it does not know) */
+	if (fd == -EINVAL) {
+		static const uint64_t newer[] = {
+			PD_ATTR_BUILD_ID,			/* 5.12 */
+			PD_ATTR_KSYMBOL | PD_ATTR_BPF_EVENT,	/* 5.1 */
+		};
+		size_t i, n = sizeof(newer) / sizeof(newer[0]);
 		struct pd_attr a = ev->attr;
 
-		a.flags &= ~(PD_ATTR_KSYMBOL | PD_ATTR_BPF_EVENT);
-		fd = sys_perf_event_open(&a, pid, cpu);
-		if (fd >= 0)
-			ev->attr = a;
+		for (i = 0; fd == -EINVAL && i < n; i++) {
+			if (!(a.flags & newer[i]))
+				continue;
+			a.flags &= ~newer[i];
+			fd = sys_perf_event_open(&a, pid, cpu);
+			if (fd >= 0)
+				ev->attr = a;
+		}
 	}
 	if (fd == -E2BIG) {
 		struct pd_attr a = ev->attr;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,7 +34,13 @@
 #include "common/cli.h"
 #include "record.h"
 
-#define POLL_MS		100
+/*
+ * the longest wait between two reads: a process's files are opened
+ * through it when its MMAP2 is read (record-mapfile.c), so that the one
+ * of a short-lived process, or of a container gone meanwhile, must be
+ * read soon
+ */
+#define POLL_MS		20
 /* draining pace without poll() wakeups: 10 ms of samples fit any buffer */
 #define DRAIN_MS	10
 
@@ -59,7 +66,8 @@ struct rec_session {
 	struct pd_writer *w;
 	const char *write_path;		/* the output, or a temporary file */
 	char *tmp_path;
-	struct rec_buildids *bids;
+	struct rec_buildids *bids;	/* NULL: -B */
+	struct rec_bidcache *cache;	/* NULL: -N, -B */
 	struct rec_bpf *bpf;		/* BPF programs, or NULL */
 	pid_t child;
 	int go_fd, exec_err_fd;
@@ -328,17 +336,19 @@ static int write_rec(struct rec_session *s, const void *rec,
 static int emit_synth(void *ctx, const void *rec, const struct pd_attr *a)
 {
 	struct rec_session *s = ctx;
-	int err = rec_buildids__record(s->bids, rec, a);
+	const void *out;
+	int err = rec_buildids__record(s->bids, rec, a, &out);
 
 	if (err)
 		return err;
-	return write_rec(s, rec, a);
+	return write_rec(s, out, a);
 }
 
 static int on_record(void *ctx, const void *rec)
 {
 	struct rec_session *s = ctx;
 	const struct pd_attr *a = attr_of(s, rec);
+	const void *out;
 	uint32_t type;
 	int err;
 
@@ -364,10 +374,10 @@ static int on_record(void *ctx, const void *rec)
 				return err;
 		}
 	}
-	err = rec_buildids__record(s->bids, rec, a);
+	err = rec_buildids__record(s->bids, rec, a, &out);
 	if (err)
 		return err;
-	return write_rec(s, rec, a);
+	return write_rec(s, out, a);
 }
 
 static int finished_round(struct rec_session *s)
@@ -551,6 +561,45 @@ static void ioctl_all(struct rec_session *s, unsigned long req)
 
 /* ---- output ---- */
 
+/*
+ * The build ids and the files of the DSOs, from each process's view:
+ * at most half the descriptors left once the events have theirs held
+ * open for the build-id cache (a process's files, kept for the end).
+ */
+static int open_buildids(struct rec_session *s)
+{
+	const struct rec_opts *o = s->o;
+	struct rec_buildids_opts bo = { 0 };
+	struct rlimit rl;
+	long avail = 1024;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		avail = ((long)rl.rlim_cur - (long)s->nr_fds - 64) / 2;
+	bo.max_fds = avail < 0 ? 0 : avail > 1024 ? 1024 : avail;
+	/* the target reads MMAP2 build ids (perf 5.12+) */
+	bo.mmap2_ids = !o->target ||
+		       (o->target_perf->flags & PD_TGT_MMAP2_BUILD_ID);
+	if (!o->no_buildid_cache) {
+		s->cache = rec_bidcache__new();
+		if (!s->cache && errno == ENOMEM) {
+			pd_err("%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		if (!s->cache && pd_verbose)
+			pd_warn("no build-id cache: neither $PERF_BUILDID_DIR, perf's buildid.dir nor $HOME");
+		if (s->cache && pd_verbose)
+			fprintf(stderr, "%s: build-id cache %s\n", pd_prog,
+				rec_bidcache__dir(s->cache));
+	}
+	bo.cache = s->cache;
+	s->bids = rec_buildids__new(&bo);
+	if (!s->bids) {
+		pd_err("%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int open_writer(struct rec_session *s)
 {
 	const struct rec_opts *o = s->o;
@@ -651,7 +700,10 @@ static int finish_output(struct rec_session *s)
 	void *data;
 	int err = 0;
 
-	if (!o->no_buildid) {
+	if (s->bids) {
+		/* the files stay open until here: short-lived processes',
+		 * and those of containers gone meanwhile, are copied too */
+		rec_buildids__finish(s->bids);
 		err = rec_buildids__feature(s->bids, &data, &size, &nr);
 		if (!err && size)
 			err = pd_writer__set_feature(s->w, PD_FEAT_BUILD_ID,
@@ -826,6 +878,7 @@ static void cleanup(struct rec_session *s)
 		unlink(s->tmp_path);
 	free(s->tmp_path);
 	rec_buildids__free(s->bids);
+	rec_bidcache__free(s->cache);
 	rec_bpf__free(s->bpf);
 	free(s->rings);
 	free(s->fds);
@@ -860,11 +913,6 @@ int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
 	int ret = PD_EXIT_DATA, err;
 
 	install_signals();
-	s.bids = rec_buildids__new();
-	if (!s.bids) {
-		pd_err("%s", strerror(ENOMEM));
-		return PD_EXIT_DATA;
-	}
 	err = o->cpu_list ? parse_cpu_list(o->cpu_list, &s.cpus, &s.nr_cpus) :
 	      online_cpus(&s.cpus, &s.nr_cpus);
 	if (err) {
@@ -904,6 +952,8 @@ int rec_session__run(const struct rec_opts *o, struct rec_event *evs,
 	if (open_events(&s))
 		goto out;
 	if (open_writer(&s))
+		goto out;
+	if (!o->no_buildid && open_buildids(&s))
 		goto out;
 	if (evs[0].attr.flags & PD_ATTR_KSYMBOL) {
 		s.bpf = rec_bpf__collect(&evs[0].attr, s.w, &err);

@@ -8,8 +8,11 @@
  * record-clock.c and the header string they all write in
  * record-strings.c), the BPF programs already loaded (record-bpf.c,
  * record-btf.c), the tracing data of tracepoints (record-tracing.c), the
- * build ids of the DSOs that got samples (record-buildid.c) and the
- * session loop (record-session.c).
+ * DSOs that got samples (record-buildid.c) and their build ids
+ * (record-bidtable.c), each file mapped as its process sees it
+ * (record-mapfile.c, record-dsos.c) and kept in the build-id cache
+ * (record-bidcache.c), a container's JIT symbols (record-jit.c,
+ * record-jitdump.c) and the session loop (record-session.c).
  *
  * Everything is in host byte order; the writer converts.
  */
@@ -63,6 +66,7 @@ struct rec_opts {
 	bool compress;			/* -z */
 	int compress_level;
 	bool no_buildid;		/* -B */
+	bool no_buildid_cache;		/* -N */
 	bool use_clockid;		/* -k */
 	int clockid;
 	bool quiet;
@@ -119,16 +123,179 @@ typedef int (*rec_record_fn)(void *ctx, const void *rec);
  * Returns the number of bytes read, or a negative error from fn. */
 long rec_ring__drain(struct rec_ring *r, rec_record_fn fn, void *ctx);
 
+/* ---- mapped files, from their process's view (record-mapfile.c) ---- */
+
+#define REC_BUILD_ID_MAX	20
+
+/* What a record says of a mapped file (MMAP2: either form). */
+struct rec_file_id {
+	bool has_dev;
+	uint32_t maj, min;
+	uint64_t ino;
+	uint8_t id_size;		/* 0: no build id known */
+	uint8_t id[REC_BUILD_ID_MAX];
+};
+
+/* Where a file is mapped. */
+struct rec_map_at {
+	int32_t pid;		/* 0: nowhere now */
+	int32_t ppid;		/* its parent, 0: unknown */
+	uint64_t start, end;
+};
+
+/*
+ * The file of a map, named name in the process's view: through
+ * /proc/PID/map_files, else /proc/PID/root/NAME (checked against want
+ * where it says something), else /proc/PPID/root/NAME (a process gone
+ * already: its parent's root is most often its own, a container's) and
+ * last NAME here, both only when they are want's file. An fd
+ * (close-on-exec), or -errno.
+ */
+int rec_map_open(const struct rec_map_at *at, const char *name,
+		 const struct rec_file_id *want);
+/* Whether fd is the file want names (its device and inode, or its id). */
+bool rec_file_id__matches(const struct rec_file_id *want, int fd);
+/* The GNU build id of the ELF file fd: its size, or -ENOENT. */
+int rec_fd_build_id(int fd, uint8_t id[REC_BUILD_ID_MAX]);
+/* pid in its own pid namespace (the last of NSpid), or -1. */
+int rec_proc_nspid(int32_t pid);
+/* Whether fd and path here are one file. */
+bool rec_same_file(int fd, const char *path);
+
+/* ---- the build-id cache (record-bidcache.c) ---- */
+
+enum rec_cache_kind {
+	REC_CACHE_ELF,		/* DIR/PATH/BUILDID/elf */
+	REC_CACHE_VDSO,		/* DIR/[vdso]/BUILDID/vdso */
+	REC_CACHE_KALLSYMS,	/* DIR/[kernel.kallsyms]/BUILDID/kallsyms */
+};
+
+struct rec_bidcache;
+/* The cache perf and the library read; NULL and errno when none. */
+struct rec_bidcache *rec_bidcache__new(void);
+void rec_bidcache__free(struct rec_bidcache *c);
+const char *rec_bidcache__dir(const struct rec_bidcache *c);
+/* Whether the cache holds the file of this build id already. */
+bool rec_bidcache__has(const struct rec_bidcache *c, const uint8_t *id,
+		       size_t size, enum rec_cache_kind kind);
+/*
+ * The file of build id id, named name ("/usr/lib/...", "[vdso]"), into
+ * the cache: the content of fd (from its start) when fd >= 0, else len
+ * bytes of buf. A file the cache holds is not written again. 0 or -errno.
+ */
+int rec_bidcache__add(struct rec_bidcache *c, const uint8_t *id, size_t size,
+		      const char *name, enum rec_cache_kind kind, int fd,
+		      const void *buf, size_t len);
+/* Writes a file's content to out: 0 or -errno. */
+typedef int (*rec_write_fn)(void *ctx, int out);
+/* path replaced in one rename by what fn writes (mode). 0 or -errno. */
+int rec_write_atomic(const char *path, mode_t mode, rec_write_fn fn,
+		     void *ctx);
+/* All of buf to out; all of fd (from its start) to out. 0 or -errno. */
+int rec_write_all(int out, const void *buf, size_t len);
+int rec_copy_fd(int fd, int out);
+
+/* ---- the files mapped: one DSO each (record-dsos.c) ---- */
+
+struct rec_dso {
+	struct rec_dso *next;		/* its hash bucket's */
+	char *name;			/* the path in its process's view */
+	struct rec_file_id fid;		/* what is known of it */
+	int fd;				/* the file, while the cache needs it */
+	uint32_t nr_maps;		/* maps of processes alive */
+	bool hit;			/* samples in it */
+	bool cached;			/* in the cache, or none to write */
+};
+
+struct rec_dsos;
+/* cache NULL: none written; at most max_fds files held open. */
+struct rec_dsos *rec_dsos__new(struct rec_bidcache *cache,
+			       unsigned int max_fds);
+void rec_dsos__free(struct rec_dsos *d);
+/*
+ * The DSO of the map at of the file name, fid what its record
+ * says: found by name and identity, else added; its build id read and
+ * its file held through the process where they are needed. One more map
+ * counted; NULL when out of memory.
+ */
+struct rec_dso *rec_dsos__map(struct rec_dsos *d,
+			      const struct rec_map_at *at, const char *name,
+			      const struct rec_file_id *fid);
+/* One map more or less; a DSO without maps or samples is forgotten. */
+void rec_dsos__get(struct rec_dso *f);
+void rec_dsos__put(struct rec_dsos *d, struct rec_dso *f);
+/* A sample in f, through the map at. */
+void rec_dsos__hit(struct rec_dsos *d, struct rec_dso *f,
+		   const struct rec_map_at *at);
+/* At the end: the build ids still missing, the hit files cached. */
+void rec_dsos__finish(struct rec_dsos *d);
+/* The DSOs with samples, in no order: *pos 0 first; NULL at the end. */
+struct rec_dso *rec_dsos__next_hit(struct rec_dsos *d, size_t *pos,
+				   struct rec_dso *prev);
+
+/* ---- JIT symbols of processes in containers (record-jit.c) ---- */
+
+struct rec_jit;
+/* cache: where jitdump copies go (NULL: none are made). */
+struct rec_jit *rec_jit__new(struct rec_bidcache *cache);
+/* Copies not made, fds closed. */
+void rec_jit__free(struct rec_jit *j);
+/* An executable map without a file (//anon, [heap]...) of pid. */
+void rec_jit__anon_map(struct rec_jit *j, int32_t pid);
+/* A sample in one. */
+void rec_jit__anon_hit(struct rec_jit *j, int32_t pid);
+/*
+ * A map of pid: for a jitdump marker (jit-N.dump) whose file here is not
+ * the process's, the name of the copy its record names instead; else NULL.
+ */
+const char *rec_jit__marker(struct rec_jit *j, const struct rec_map_at *at,
+			    int32_t tid, const char *name,
+			    const struct rec_file_id *fid);
+/*
+ * The jitdump of fd to out, its pids (the header's, each code load's and
+ * move's) and tids made pid and tid, the process as the host knows it.
+ */
+int rec_jitdump_copy(int fd, int out, int32_t pid, int32_t tid);
+/* pid is gone (a round ago): its copies written now. */
+void rec_jit__gone(struct rec_jit *j, int32_t pid);
+void rec_jit__round(struct rec_jit *j);
+/* The copies of the processes still there written. */
+void rec_jit__finish(struct rec_jit *j);
+
+/* ---- the BUILD_ID feature (record-bidtable.c) ---- */
+
+/* The section: the kernel, the vdso, every file of d hit, as they got
+ * samples; the caller frees *data. */
+int rec_bidtable(struct rec_dsos *d, bool kernel_hit, bool vdso_hit,
+		 void **data, size_t *size, unsigned int *nr);
+/* The kernel's symbols and the vdso into c, as they got samples. */
+void rec_bidtable__cache_kernel(struct rec_bidcache *c, bool kernel_hit,
+				bool vdso_hit);
+
 /* ---- build ids (record-buildid.c) ---- */
 
+struct rec_buildids_opts {
+	/* MMAP2 records get the build ids read from their process's
+	 * files (the target reads them) */
+	bool mmap2_ids;
+	struct rec_bidcache *cache;	/* NULL: none written (-N) */
+	unsigned int max_fds;		/* files held open at most */
+};
+
 struct rec_buildids;
-struct rec_buildids *rec_buildids__new(void);
+struct rec_buildids *rec_buildids__new(const struct rec_buildids_opts *o);
 void rec_buildids__free(struct rec_buildids *b);
-/* Follow the side-band records and the samples (sample_type of attr). */
+/*
+ * Follow the side-band records and the samples (sample_type of attr).
+ * *out is the record to write: rec, or one rewritten with a build id or
+ * another name, valid until the next call.
+ */
 int rec_buildids__record(struct rec_buildids *b, const void *rec,
-			 const struct pd_attr *attr);
+			 const struct pd_attr *attr, const void **out);
 /* A FINISHED_ROUND was written: forget processes gone for a round. */
 void rec_buildids__round(struct rec_buildids *b);
+/* The end: build ids still missing read, files copied to the cache. */
+void rec_buildids__finish(struct rec_buildids *b);
 /* The BUILD_ID feature section of the DSOs that got samples. */
 int rec_buildids__feature(struct rec_buildids *b, void **data, size_t *size,
 			  unsigned int *nr);
