@@ -361,7 +361,7 @@ analyse() {
 	"$FOLD" "$@" --kallsyms="$tmp/kallsyms" --comm=prog --time="$start," "$_d" \
 		>"$tmp/$_n.got" 2>"$tmp/$_n.err"
 	rc=$?
-	# --script ignores --comm and --time: the same selection as perf's
+	# every sample as perf script prints them, selected as perf's
 	"$FOLD" -q --script "$@" --kallsyms="$tmp/kallsyms" "$_d" 2>/dev/null |
 		samples_of "${start:-9e99}" >"$tmp/$_n.script"
 	[ $rc -eq 0 ] || sed 's/^/#   pd-fold: /' "$tmp/$_n.err" | head -3
@@ -397,6 +397,22 @@ record pdrec "pd-record -g" "$REC" -q -g -e cpu-clock -F $HZ -o "$tmp/pdrec.data
 analyse pdrec "$tmp/pdrec.data"
 named_as_oracle pdrec "pd-record, pd-fold"
 no_wrong_names pdrec "pd-record, pd-fold"
+# ... archived (pd-convert --to=archive takes the container's files from
+# the cache pd-record kept), then read with an empty cache and the root
+# gone: the archive's files name the frames as above
+pdrec_start=$start
+"$PD_BIN/pd-convert" -q --to=archive "$tmp/pdrec.data" -o "$tmp/pdrec.tar.zst" \
+	2>"$tmp/arc.err"
+check "pdrec: pd-convert --to=archive of the recording (exit $?)" test -s "$tmp/pdrec.tar.zst"
+mv "$ROOT" "$ROOT.away"
+mkdir -p "$tmp/cache.empty"
+PERF_BUILDID_DIR=$tmp/cache.empty "$FOLD" --kallsyms="$tmp/kallsyms" --comm=prog \
+	--time="$pdrec_start," "$tmp/pdrec.tar.zst" >"$tmp/arc.got" 2>"$tmp/arc.fold.err"
+mv "$ROOT.away" "$ROOT"
+_s=$(share "$tmp/pdrec.want" "$tmp/arc.got")
+check "pdrec: the archive read without cache and root folds $_s% as the oracle (>= 90%)" \
+	test "$_s" -ge 90
+[ "$_s" -ge 90 ] || difflines "$tmp/pdrec.want" "$tmp/arc.got"
 
 # 2. perf record --buildid-mmap on the host, pd-fold --root
 cache bmmap
