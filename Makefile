@@ -14,6 +14,8 @@
 #   make static          every pd-* tool linked statically, in build/static/
 #   make dist            build/perfdata-VERSION-ARCH-static.tar.gz: those
 #                        tools and their man pages
+#   make python          the Python module perfdata, in build/python/
+#                        (PYTHON=python3; docs/python.md)
 #   make install PREFIX=/usr/local DESTDIR=
 
 VERSION     := 0.1.0
@@ -113,7 +115,7 @@ PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
 .PHONY: all lib tools check check-bins asan ubsan sanitize bench install uninstall clean help fuzz fuzz-bins layout \
-	static dist distro-check arm64-check
+	static dist distro-check arm64-check python python-if-headers
 all: lib tools
 
 lib: $(STATIC_LIB) $(SHARED_LIB) $(PC_FILE)
@@ -174,6 +176,43 @@ $(B)/bin/pd-flame: $(B)/tools/flame/pd-flame.o $(FLAME_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(SAN) $(FLAME_LDFLAGS) -o $@ $< $(FLAME_OBJS) -lm
 
+# The Python module perfdata (libperfdata/python/, docs/python.md): C over
+# the public API, linked with the static library (its objects are -fPIC)
+# so that it imports from $(B)/python/ as built; the library's symbols
+# stay inside it (--exclude-libs). What the interpreter says (its
+# headers, its modules' file suffix, where a PREFIX's modules go) is
+# asked of $(PYTHON) only by the goals that build or install it.
+PYTHON      ?= python3
+PY_SRCS     := $(wildcard libperfdata/python/*.c)
+PY_OBJS     := $(PY_SRCS:libperfdata/python/%.c=$(B)/python/obj/%.o)
+ifneq ($(filter python python-if-headers install uninstall check check-bins bench,$(MAKECMDGOALS)),)
+PY_CONF     := $(shell $(PYTHON) -c 'import sys, sysconfig; v = sys.version_info; print(sysconfig.get_paths()["include"], sysconfig.get_config_var("EXT_SUFFIX") or ".so", "lib/python%d.%d/%s" % (v[0], v[1], "dist-packages" if any(p.endswith("dist-packages") for p in sys.path) else "site-packages"))' 2>/dev/null)
+endif
+PY_INCLUDE  := $(word 1,$(PY_CONF))
+PY_MODULE   := $(B)/python/perfdata$(word 2,$(PY_CONF))
+PY_SITEDIR  ?= $(PREFIX)/$(word 3,$(PY_CONF))
+PY_CFLAGS   := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -Ilibperfdata/include \
+               -isystem $(PY_INCLUDE) $(DEPS_CFLAGS) -DPDPY_VERSION='"$(VERSION)"'
+
+python: $(PY_MODULE)
+
+# what make install and make check build: the module where $(PYTHON) has
+# its headers (Debian: python3-dev)
+python-if-headers: $(STATIC_LIB)
+	@if [ -f "$(PY_INCLUDE)/Python.h" ]; then \
+		$(MAKE) --no-print-directory B=$(B) PYTHON=$(PYTHON) python; \
+	else \
+		echo "no Python headers for $(PYTHON) (apt-get install python3-dev): the module perfdata is not built"; \
+	fi
+
+$(B)/python/obj/%.o: libperfdata/python/%.c $(wildcard libperfdata/python/*.h libperfdata/include/perfdata/*.h)
+	@[ -f "$(PY_INCLUDE)/Python.h" ] || { echo "make python: no Python headers for $(PYTHON) (apt-get install python3-dev)" >&2; exit 1; }
+	@mkdir -p $(@D)
+	$(CC) $(PY_CFLAGS) -c -o $@ $<
+
+$(PY_MODULE): $(PY_OBJS) $(STATIC_LIB)
+	$(CC) $(SAN) -shared -Wl,--exclude-libs,ALL -o $@ $(PY_OBJS) $(STATIC_LIB) $(LDLIBS)
+
 define unit_rule
 $(B)/tests/$(1): tests/unit/$(1).c $(wildcard tests/unit/*.h) $(STATIC_LIB) $(call tested_objs,$(1))
 	@mkdir -p $$(@D)
@@ -210,10 +249,10 @@ layout:
 	@$(foreach d,$(TOOL_DIRS),echo '$(d) uses=$($(d)_USES) interface=$($(d)_INTERFACE)';)
 
 # what make check runs, built without running it (for tests/run.sh FILE...)
-check-bins: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS)
+check-bins: all $(UNIT_BINS) $(TEST_TOOLS) $(REPLAY_BINS) python-if-headers
 
 check: check-bins
-	@B=$(B) PD_SAN="$(SAN)" tests/run.sh
+	@B=$(B) PD_SAN="$(SAN)" PYTHON=$(PYTHON) tests/run.sh
 
 # The distro tests (tests/distro/): Debian's own perfs and toolchains in
 # debootstrap chroots cached in $(PD_DISTRO_CACHE); root and the network
@@ -281,7 +320,7 @@ dist: static
 bench: all
 	@B=$(B) tests/bench.sh
 
-install: all
+install: all python-if-headers
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/perfdata \
 		$(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
@@ -292,11 +331,16 @@ install: all
 	$(call make_pc,$(DESTDIR)$(LIBDIR)/pkgconfig/libperfdata.pc)
 	install -m 755 $(TOOL_BINS) $(DESTDIR)$(BINDIR)/
 	install -m 644 $(wildcard docs/*.1) $(DESTDIR)$(MANDIR)/man1/
+	if [ -f "$(PY_MODULE)" ]; then \
+		install -d $(DESTDIR)$(PY_SITEDIR) && \
+		install -m 644 $(PY_MODULE) $(DESTDIR)$(PY_SITEDIR)/; \
+	fi
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libperfdata.* $(DESTDIR)$(LIBDIR)/pkgconfig/libperfdata.pc
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/perfdata
 	rm -f $(TOOLS:%=$(DESTDIR)$(BINDIR)/%) $(TOOLS:%=$(DESTDIR)$(MANDIR)/man1/%.1)
+	rm -f $(DESTDIR)$(PY_SITEDIR)/$(notdir $(PY_MODULE))
 
 clean:
 	rm -rf build build-asan build-ubsan build-san $(FUZZ_B)
