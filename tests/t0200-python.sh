@@ -1,0 +1,53 @@
+#!/bin/sh
+# The Python module perfdata (libperfdata/python/, docs/python.md): the
+# tests of tests/python/, under pytest where it is installed (Debian:
+# python3-pytest), else under tests/python/run.py; each test's result is
+# a TAP line here. Their oracles are the system perf (perf script, perf
+# report) and pd-fold, with testdata's programs in a private build-id
+# cache, as the other tests have them.
+. "$(dirname "$0")/lib.sh"
+
+PY=${PYTHON:-python3}
+B=${PD_BIN%/bin}
+mod=$(ls "$B"/python/perfdata*.so 2>/dev/null | head -n 1)
+if ! command -v "$PY" >/dev/null 2>&1; then
+	skip "no $PY (Debian: apt-get install python3): the module perfdata not tested"
+elif [ -z "$mod" ]; then
+	skip "the module perfdata is not built: make python (Debian: apt-get install python3-dev)"
+elif [ -n "${PD_SAN:-}" ]; then
+	# an instrumented module needs the sanitizer's runtime loaded
+	# before the interpreter, which is not
+	skip "the module perfdata in a sanitizer build ($PD_SAN): not loaded into $PY"
+else
+	have_perf && testdata_buildid_cache
+	PYTHONPATH=$B/python${PYTHONPATH:+:$PYTHONPATH}
+	export PYTHONPATH PD_BIN PD_TOP
+	cd "$tmp" || exit 1
+	if "$PY" -c 'import pytest' 2>/dev/null; then
+		# -rA: a line per test, which becomes its TAP line
+		"$PY" -m pytest -rA -q -p no:cacheprovider -p no:warnings \
+			"$PD_TOP/tests/python" >"$tmp/out" 2>&1
+		rc=$?
+		awk '
+		/^PASSED / { print "ok - " $2 }
+		/^(FAILED|ERROR) / { print "not ok - " $2 }
+		/^SKIPPED \[[0-9]+\] / {
+			n = substr($2, 2, length($2) - 2) + 0
+			why = $0; sub(/^SKIPPED \[[0-9]+\] [^ ]* /, "", why)
+			at = $3; sub(/.*\//, "", at)
+			for (i = 0; i < n; i++) print "ok - " at " # skip " why
+		}' "$tmp/out" >"$tmp/tap"
+		cat "$tmp/tap"
+		tap_n=$(wc -l <"$tmp/tap")
+		if [ "$rc" -ne 0 ]; then
+			grep -q '^not ok' "$tmp/tap" || { tap_n=$((tap_n + 1)); echo "not ok $tap_n - pytest exited $rc"; }
+			sed 's/^/# /' "$tmp/out" | head -n 200
+		fi
+	else
+		skip "pytest not installed (Debian: apt-get install python3-pytest): tests/python/run.py runs the tests"
+		"$PY" "$PD_TOP/tests/python/run.py" "$PD_TOP/tests/python" >"$tmp/tap" 2>&1
+		cat "$tmp/tap"
+		tap_n=$((tap_n + $(grep -c '^\(not \)\{0,1\}ok ' "$tmp/tap")))
+	fi
+fi
+echo "1..$tap_n"
