@@ -19,6 +19,23 @@ elif [ -n "${PD_SAN:-}" ]; then
 	# before the interpreter, which is not
 	skip "the module perfdata in a sanitizer build ($PD_SAN): not loaded into $PY"
 else
+	# make install puts it where the interpreter finds a PREFIX's modules
+	make -s -C "$PD_TOP" B="$B" PYTHON="$PY" install DESTDIR="$tmp/root" \
+		PREFIX=/opt/pd >"$tmp/install.log" 2>&1
+	check "make install succeeds" [ $? -eq 0 ]
+	site=$(find "$tmp/root/opt/pd/lib" -name 'perfdata*.so' 2>/dev/null | head -n 1)
+	check "make install installs the module (${site:-none})" [ -n "$site" ]
+	site=${site%/*}
+	# where PREFIX is on the interpreter's path: the path it has for it
+	want=$("$PY" -c 'import sys, sysconfig; v = sys.version_info
+print("/opt/pd/lib/python%d.%d/%s" % (v[0], v[1], "dist-packages" if any(p.endswith("dist-packages") for p in sys.path) else "site-packages"))')
+	check "in $want" [ "${site#"$tmp/root"}" = "$want" ]
+	check "the installed module imports and reads a file alone" \
+		env PYTHONPATH="$site" "$PY" -S -c "import perfdata, sys; assert perfdata.__file__.startswith('$site'); sys.exit(sum(1 for _ in perfdata.open('$TD/fp.data').samples()) != 300)"
+	make -s -C "$PD_TOP" B="$B" PYTHON="$PY" uninstall DESTDIR="$tmp/root" \
+		PREFIX=/opt/pd >/dev/null 2>&1
+	check "make uninstall removes it" [ ! -e "$site/perfdata${mod##*/perfdata}" ]
+
 	have_perf && testdata_buildid_cache
 	PYTHONPATH=$B/python${PYTHONPATH:+:$PYTHONPATH}
 	export PYTHONPATH PD_BIN PD_TOP
