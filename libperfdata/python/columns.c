@@ -115,7 +115,7 @@ static int row(struct table *t, struct pdpy_pass *p,
 
 	if (n < 0)
 		return -1;
-	leaf = pdpy_leaf(p->out, n);
+	leaf = pdpy_leaf(p->out, n, p->has_alone ? &p->alone : NULL);
 	comm = d->t ? pdpy_str(&p->strs, pd_thread__comm(d->t)) : Py_None;
 	if (!comm ||
 	    col_add(&t->time, &time, 8) || col_add(&t->pid, &pid, 4) ||

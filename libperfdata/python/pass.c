@@ -244,14 +244,15 @@ PyObject *pdpy_event_name(struct pdpy_pass *p, const struct pd_evsel *e)
 	return PyList_GET_ITEM(names, e->idx);
 }
 
-const struct pdpy_frame *pdpy_leaf(const struct pdpy_frame *f, int n)
+const struct pdpy_frame *pdpy_leaf(const struct pdpy_frame *f, int n,
+				   const struct pdpy_frame *alone)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
 		if (!f[i].inlined)
 			return &f[i];
-	return n ? &f[0] : NULL;
+	return n ? &f[0] : alone;
 }
 
 static PyObject *unknown_str;
@@ -359,11 +360,22 @@ int pdpy_pass_frames(struct pdpy_pass *p, const struct pdpy_delivery *d)
 				       PDPY_MAX_FRAMES);
 	if (p->file->log.nr && pdpy_log_flush(&p->file->log))
 		return -1;
-	/* perf script prints such a sample without a callchain */
-	if (n == -ENODATA)
-		return 0;
-	if (n < 0)
+	if (n < 0 && n != -ENODATA)
 		return raise_errno(p, -n);
+	p->has_alone = n <= 0;
+	/*
+	 * perf script prints such a sample without frames (registers it
+	 * does not unwind, a callchain it gives up on), and names its
+	 * address all the same (perf script -F sym, perf report)
+	 */
+	if (p->has_alone) {
+		struct pd_frame fr;
+
+		pd_session__resolve(p->s, d->t, d->ev->misc & PD_MISC_CPUMODE_MASK,
+				    d->ev->u.sample.ip, &fr);
+		keep(&p->alone, &fr, kind_of(p, &fr));
+		return 0;
+	}
 	for (i = 0; i < n && k < PDPY_MAX_FRAMES; i++) {
 		uint8_t kind = kind_of(p, &p->frames[i]);
 

@@ -183,6 +183,13 @@ struct pdpy_pass {
 	int ndl, idl;
 	struct pd_frame *frames;	/* PDPY_MAX_FRAMES */
 	struct pdpy_frame *out;		/* the frames as kept */
+	/*
+	 * A sample perf shows without frames (its callchain unusable):
+	 * its address's own frame, for its symbol, as perf script -F sym
+	 * and perf report name it
+	 */
+	struct pdpy_frame alone;
+	bool has_alone;
 	enum pdpy_inline inline_mode;
 	const char *last_dso;		/* the last frame's, and whether */
 	bool last_jit;			/* it is JIT code */
@@ -209,7 +216,8 @@ int pdpy_pass_next_sample(struct pdpy_pass *p, struct pdpy_delivery *d);
 int pdpy_pass_raise_end(struct pdpy_pass *p, int err);
 /*
  * The frames of d's sample, leaf first, into p->out: their number, or -1
- * with an exception; 0 when perf shows it without a callchain.
+ * with an exception; 0 when perf shows it without a callchain, and
+ * then p->alone is its address's frame.
  */
 int pdpy_pass_frames(struct pdpy_pass *p, const struct pdpy_delivery *d);
 /* The period perf shows for a delivery (the attr's without PERIOD). */
@@ -218,9 +226,11 @@ uint64_t pdpy_period(const struct pdpy_delivery *d);
 PyObject *pdpy_event_name(struct pdpy_pass *p, const struct pd_evsel *e);
 /*
  * The sample's own frame among n: the first that is not an inlined
- * function's (perf's symbol for the sample's ip); NULL when n is 0.
+ * function's (perf's symbol for the sample's ip); alone (NULL: none)
+ * when n is 0.
  */
-const struct pdpy_frame *pdpy_leaf(const struct pdpy_frame *f, int n);
+const struct pdpy_frame *pdpy_leaf(const struct pdpy_frame *f, int n,
+				   const struct pdpy_frame *alone);
 /* A frame's symbol or "[unknown]", borrowed. */
 PyObject *pdpy_frame_name(struct pdpy_pass *p, const struct pdpy_frame *f);
 

@@ -32,6 +32,8 @@ typedef struct {
 	long long pid, tid, cpu;
 	PyObject *event, *comm, *raw;
 	PyObject *callchain, *stack, *fields;	/* made when asked */
+	struct pdpy_frame alone;	/* without frames: its address's */
+	bool has_alone;
 	struct pdpy_frame frames[];
 } SampleObject;
 
@@ -96,7 +98,8 @@ static PyObject *get_stack(SampleObject *s, void *unused)
 
 static PyObject *get_symbol(SampleObject *s, void *unused)
 {
-	const struct pdpy_frame *leaf = pdpy_leaf(s->frames, Py_SIZE(s));
+	const struct pdpy_frame *leaf = pdpy_leaf(s->frames, Py_SIZE(s),
+						   s->has_alone ? &s->alone : NULL);
 
 	if (!leaf || !leaf->sym)
 		Py_RETURN_NONE;
@@ -105,7 +108,8 @@ static PyObject *get_symbol(SampleObject *s, void *unused)
 
 static PyObject *get_dso(SampleObject *s, void *unused)
 {
-	const struct pdpy_frame *leaf = pdpy_leaf(s->frames, Py_SIZE(s));
+	const struct pdpy_frame *leaf = pdpy_leaf(s->frames, Py_SIZE(s),
+						   s->has_alone ? &s->alone : NULL);
 
 	if (!leaf)
 		Py_RETURN_NONE;
@@ -231,6 +235,9 @@ static PyObject *make_sample(SampleIterObject *it, const struct pdpy_delivery *d
 		return NULL;
 	}
 	memcpy(s->frames, p->out, n * sizeof(*p->out));
+	s->has_alone = p->has_alone;
+	if (p->has_alone)
+		s->alone = p->alone;
 	return (PyObject *)s;
 }
 

@@ -192,3 +192,25 @@ def test_tracepoint_fields_as_perf_script_prints_them():
 def test_no_fields_but_for_tracepoints():
     s = next(iter(perfdata.open(td("fp.data")).samples()))
     assert s.fields is None and s.raw is None
+
+
+def test_a_callchain_perf_gives_up_on():
+    """A callchain ending in an unknown context (-1): perf script prints
+    the sample without frames, and names its address all the same."""
+    import struct
+    recs = [r for r in perfdata.open(td("fp.data")).records() if r.name == "SAMPLE"]
+    r = recs[5]
+    with open(td("fp.data"), "rb") as f:
+        data = bytearray(f.read())
+    # fp.data's samples: header, ip, pid/tid, time, period, then nr and ips
+    struct.pack_into("<Q", data, r.offset + 48 + 8 * (len(r.callchain) - 1), 2**64 - 1)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "cut.data")
+        with open(path, "wb") as f:
+            f.write(data)
+        s = [s for s in perfdata.open(path).samples() if s.time == r.time][0]
+        assert s.callchain == () and s.stack == ()
+        assert s.symbol == "inner_hot"
+        assert leaf_share(path) == 1.0
+        assert [frames_text(s) for s in perfdata.open(path).samples()] == \
+            pdtest.perf_frames(pdtest.perf_script(path))
