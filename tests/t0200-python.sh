@@ -38,7 +38,9 @@ print("/opt/pd/lib/python%d.%d/%s" % (v[0], v[1], "dist-packages" if any(p.endsw
 
 	have_perf && testdata_buildid_cache
 	PYTHONPATH=$B/python${PYTHONPATH:+:$PYTHONPATH}
-	export PYTHONPATH PD_BIN PD_TOP
+	# no __pycache__ in the tree
+	PYTHONDONTWRITEBYTECODE=1
+	export PYTHONPATH PD_BIN PD_TOP PYTHONDONTWRITEBYTECODE
 	cd "$tmp" || exit 1
 	if "$PY" -c 'import pytest' 2>/dev/null; then
 		# -rA: a line per test, which becomes its TAP line
