@@ -317,8 +317,10 @@ dist: static
 	tar -C $(B) -czf $(B)/$(DIST).tar.gz $(DIST)
 	@echo "make dist: $(B)/$(DIST).tar.gz"
 
-bench: all
+# then the Python module's part (tests/bench-python.sh)
+bench: all python-if-headers
 	@B=$(B) tests/bench.sh
+	@B=$(B) PYTHON=$(PYTHON) sh tests/bench-python.sh
 
 install: all python-if-headers
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/perfdata \
