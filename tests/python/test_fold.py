@@ -84,3 +84,24 @@ def test_bad_options():
             pass
         else:
             raise AssertionError("fold(%r) accepted" % kw)
+
+
+def arm64_folded(name):
+    """testdata/arm64/NAME.folded: stackcollapse-perf.pl of the arm64
+    perf's own perf script text (tests/t0175)."""
+    a64 = td("arm64")
+    path = os.path.join(a64, name + ".data")
+    if not os.path.exists(path):
+        pdtest.skip("testdata/arm64/ absent")
+    want = {}
+    with open(os.path.join(a64, name + ".folded")) as f:
+        for line in f:
+            k, _, v = line.rstrip("\n").rpartition(" ")
+            want[k] = int(v)
+    bid = [b["build_id"] for b in perfdata.open(path).features["build_id"]
+           if b["filename"] == "[kernel.kallsyms]"][0]
+    got = perfdata.fold(path, symfs=pdtest.TOP, kallsyms=td("kallsyms/" + bid))
+    assert got == want, name
+
+
+pdtest.each(["fp", "dwarf"], arm64_folded, "test_arm64_", globals())

@@ -214,3 +214,28 @@ def test_a_callchain_perf_gives_up_on():
         assert leaf_share(path) == 1.0
         assert [frames_text(s) for s in perfdata.open(path).samples()] == \
             pdtest.perf_frames(pdtest.perf_script(path))
+
+
+def arm64(name):
+    """testdata/arm64/: recorded and printed by Debian 12's arm64 perf in
+    a qemu guest (testdata/record-arm64.sh), unwound here as it unwinds."""
+    import gzip
+    a64 = td("arm64")
+    if not os.path.exists(os.path.join(a64, name + ".data")):
+        pdtest.skip("testdata/arm64/ absent")
+    with gzip.open(os.path.join(a64, name + ".script.gz"), "rt") as f:
+        want = pdtest.perf_frames(f.read())
+    f = perfdata.open(os.path.join(a64, name + ".data"), symfs=pdtest.TOP,
+                      kallsyms=td("kallsyms/" + kernel_build_id(os.path.join(a64, name + ".data"))))
+    got = [frames_text(s) for s in f.samples() if s.callchain]
+    assert got == want, name
+
+
+def kernel_build_id(path):
+    return [b["build_id"] for b in perfdata.open(path).features["build_id"]
+            if b["filename"] == "[kernel.kallsyms]"][0]
+
+
+# (not pac-fp: perf 6.1 repeats the sampled function of some of its
+# samples, which the library does not, t0175)
+pdtest.each(["fp", "dwarf"], arm64, "test_arm64_callchain_", globals())
