@@ -140,12 +140,12 @@ PyObject *pdpy_convert(PyObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "src", "dst", "target_perf", "mode", "compress",
 				  "compress_level", "endian", "shims", "no_shims",
-				  "symfs", "debuginfod", "dry_run", NULL };
+				  "symfs", "root", "debuginfod", "dry_run", NULL };
 	static const char *const modes[] = { "file", "pipe", NULL };
 	static const char *const endians[] = { "native", "little", "big", NULL };
 	PyObject *src, *dst_obj, *dst_b = NULL, *compress = Py_None;
 	PyObject *shims = NULL, *no_shims = NULL, *symfs_obj = Py_None, *res = NULL;
-	PyObject *symfs_b = NULL;
+	PyObject *symfs_b = NULL, *root = Py_None;
 	const char *target = NULL, *mode = NULL, *endian = NULL;
 	int level = 0, debuginfod = 1, dry_run = 0, err;
 	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1 };
@@ -159,18 +159,20 @@ PyObject *pdpy_convert(PyObject *self, PyObject *args, PyObject *kw)
 	struct pd_reader *r = NULL;
 	char errmsg[512] = "";
 	const char *dst;
+	char **roots = NULL;
 
 	memset(&source, 0, sizeof(source));
 	source.fd = -1;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$zzOizOOOpp:convert", kwlist,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$zzOizOOOOpp:convert", kwlist,
 					 &src, &dst_obj, &target, &mode, &compress,
 					 &level, &endian, &shims, &no_shims,
-					 &symfs_obj, &debuginfod, &dry_run))
+					 &symfs_obj, &root, &debuginfod, &dry_run))
 		return NULL;
 	if (!PyUnicode_FSConverter(dst_obj, &dst_b))
 		return NULL;
 	dst = PyBytes_AS_STRING(dst_b);
-	if (symfs_obj != Py_None && !PyUnicode_FSConverter(symfs_obj, &symfs_b))
+	if ((symfs_obj != Py_None && !PyUnicode_FSConverter(symfs_obj, &symfs_b)) ||
+	    pdpy_roots(root, &roots))
 		goto out;
 	if (shim_bits(shims, &co.shims_add, "shims") ||
 	    shim_bits(no_shims, &co.shims_remove, "no_shims"))
@@ -212,6 +214,7 @@ PyObject *pdpy_convert(PyObject *self, PyObject *args, PyObject *kw)
 		uo.path = source.path;
 		uo.symfs = symfs_b ? PyBytes_AS_STRING(symfs_b) : NULL;
 		uo.no_debuginfod = !debuginfod;
+		uo.roots = (const char *const *)roots;
 	}
 	r = pdpy_source_open(&source, &ro);
 	if (!r)
@@ -239,6 +242,7 @@ out:
 	pd_reader__close(r);
 	pdpy_source_free(&source);
 	pdpy_log_free(&log);
+	pdpy_roots_free(roots);
 	Py_XDECREF(dst_b);
 	Py_XDECREF(symfs_b);
 	return res;

@@ -7,7 +7,9 @@
  * first pass in time order, so that a pipe, which can be read only
  * once, gives its samples too.
  */
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pdpy.h"
 
@@ -31,6 +33,78 @@ static int opt_path(PyObject *o, char **out)
 	return 0;
 }
 
+void pdpy_roots_free(char **roots)
+{
+	size_t i;
+
+	for (i = 0; roots && roots[i]; i++)
+		free(roots[i]);
+	free(roots);
+}
+
+/* One more directory onto *v (n entries so far). */
+static int add_root(char ***v, size_t n, PyObject *o)
+{
+	struct stat st;
+	char **nv;
+	char *dir;
+	int err = 0;
+
+	if (opt_path(o, &dir))
+		return -1;
+	if (stat(dir, &st))
+		err = errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = ENOTDIR;
+	if (err) {
+		/* OSError by errno: FileNotFoundError, NotADirectoryError */
+		errno = err;
+		PyErr_SetFromErrnoWithFilename(PyExc_OSError, dir);
+		free(dir);
+		return -1;
+	}
+	nv = realloc(*v, (n + 2) * sizeof(*nv));
+	if (!nv) {
+		free(dir);
+		PyErr_NoMemory();
+		return -1;
+	}
+	nv[n] = dir;
+	nv[n + 1] = NULL;
+	*v = nv;
+	return 0;
+}
+
+int pdpy_roots(PyObject *o, char ***out)
+{
+	PyObject *it, *x;
+	size_t n = 0;
+
+	*out = NULL;
+	if (o == Py_None)
+		return 0;
+	if (PyUnicode_Check(o) || PyBytes_Check(o) || PyObject_HasAttrString(o, "__fspath__"))
+		return add_root(out, 0, o);
+	it = PyObject_GetIter(o);
+	if (!it)
+		return -1;
+	while ((x = PyIter_Next(it))) {
+		int err = x == Py_None ? 0 : add_root(out, n, x);
+
+		Py_DECREF(x);
+		if (err)
+			break;
+		n += x != Py_None;
+	}
+	Py_DECREF(it);
+	if (PyErr_Occurred()) {
+		pdpy_roots_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 static void file_dealloc(PerfDataObject *f)
 {
 	pd_reader__close(f->r0);
@@ -38,6 +112,7 @@ static void file_dealloc(PerfDataObject *f)
 	free(f->opts.symfs);
 	free(f->opts.kallsyms);
 	free(f->opts.vmlinux);
+	pdpy_roots_free(f->opts.roots);
 	pdpy_log_free(&f->log);
 	Py_XDECREF(f->header);
 	Py_XDECREF(f->features);
@@ -85,12 +160,6 @@ PyObject *pdpy_open(PyObject *self, PyObject *args, PyObject *kw)
 					 &source, &symfs, &root, &kallsyms,
 					 &vmlinux, &debuginfod, &inl))
 		return NULL;
-	if (root != Py_None) {
-		/* the symbolizer of this libperfdata has no roots to search */
-		PyErr_SetString(PyExc_NotImplementedError,
-				"open(root=...): this libperfdata cannot look for a container's or image's files under a root yet (struct pd_symbolizer_opts has no roots); use symfs= for a whole copy of the recording machine's tree");
-		return NULL;
-	}
 	f = PyObject_New(PerfDataObject, &pdpy_PerfDataType);
 	if (!f)
 		return NULL;
@@ -101,6 +170,7 @@ PyObject *pdpy_open(PyObject *self, PyObject *args, PyObject *kw)
 	    opt_path(symfs, &f->opts.symfs) ||
 	    opt_path(kallsyms, &f->opts.kallsyms) ||
 	    opt_path(vmlinux, &f->opts.vmlinux) ||
+	    pdpy_roots(root, &f->opts.roots) ||
 	    pdpy_source_init(&f->src, source))
 		goto fail;
 	ro.log = pdpy_log_cb;

@@ -26,7 +26,8 @@ static PyMethodDef module_methods[] = {
 	{ "convert", (PyCFunction)(void (*)(void))pdpy_convert,
 	  METH_VARARGS | METH_KEYWORDS,
 	  "convert(src, dst, *, target_perf=None, mode=None, compress=None, compress_level=0,\n"
-	  "        endian=None, shims=(), no_shims=(), symfs=None, debuginfod=True, dry_run=False)\n"
+	  "        endian=None, shims=(), no_shims=(), symfs=None, root=None, debuginfod=True,\n"
+	  "        dry_run=False)\n"
 	  "pd-convert: src rewritten into dst for an older perf, another mode, byte order or\n"
 	  "compression; returns what was done." },
 	{ "shims", (PyCFunction)pdpy_shims, METH_NOARGS,

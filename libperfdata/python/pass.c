@@ -41,6 +41,7 @@ int pdpy_pass_open(struct pdpy_pass *p, PerfDataObject *f,
 		.kallsyms = f->opts.kallsyms,
 		.vmlinux = f->opts.vmlinux,
 		.no_debuginfod = f->opts.no_debuginfod,
+		.roots = (const char *const *)f->opts.roots,
 		.log = pdpy_log_cb,
 		.log_ctx = &f->log,
 	};

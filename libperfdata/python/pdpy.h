@@ -100,6 +100,7 @@ enum pdpy_inline {
 
 struct pdpy_opts {
 	char *symfs, *kallsyms, *vmlinux;
+	char **roots;		/* NULL-terminated, or NULL */
 	bool no_debuginfod;
 	enum pdpy_inline inline_mode;
 };
@@ -119,6 +120,13 @@ typedef struct {
 extern PyTypeObject pdpy_PerfDataType;
 PyObject *pdpy_open(PyObject *self, PyObject *args, PyObject *kw);
 int pdpy_file_check_open(PerfDataObject *f);
+/*
+ * root=: None, a directory or several (pd-fold's --root, repeated), as
+ * a NULL-terminated list the caller frees with pdpy_roots_free(); *out
+ * NULL for None. 0, or -1 with an exception (NotADirectoryError).
+ */
+int pdpy_roots(PyObject *o, char ***out);
+void pdpy_roots_free(char **roots);
 
 /* describe.c: the header, features and attrs as Python values */
 PyObject *pdpy_header_dict(const struct pd_reader *r);

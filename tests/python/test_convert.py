@@ -65,3 +65,44 @@ def test_errors():
         else:
             raise AssertionError("written nowhere")
     assert "unwind" in perfdata.shims()
+
+
+def test_unwound_through_a_root_as_pd_unwind_does():
+    """convert(shims=["unwind"], root=DIR): a DWARF profile of a program
+    whose file lies only under DIR, unwound as pd-unwind --root=DIR."""
+    import shutil
+    import subprocess
+    pdtest.need_perf()
+    with tempfile.TemporaryDirectory() as d:
+        prog = os.path.join(d, "gone", "burn-nofp")
+        os.makedirs(os.path.dirname(prog))
+        shutil.copy(td("bin/burn-nofp"), prog)
+        rec = os.path.join(d, "rec.data")
+        p = subprocess.run(["perf", "record", "-q", "--no-buildid-cache", "--call-graph",
+                            "dwarf,4096", "-e", "cpu-clock", "-F", "199", "-o", rec, "--",
+                            prog, "300"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if p.returncode or not os.path.exists(rec):
+            pdtest.skip("perf record failed here: " + p.stderr.decode()[-200:])
+        root = os.path.join(d, "root")
+        os.makedirs(root + os.path.dirname(prog))
+        shutil.move(prog, root + prog)
+        empty = os.path.join(d, "empty-cache")
+        os.mkdir(empty)
+        saved = os.environ.get("PERF_BUILDID_DIR")
+        os.environ["PERF_BUILDID_DIR"] = empty
+        a, b, c = (os.path.join(d, n) for n in ("a.data", "b.data", "c.data"))
+        try:
+            pdtest.run(os.path.join(pdtest.BIN, "pd-unwind"), "-q", "--no-debuginfod",
+                       "--root=" + root, rec, "-o", a)
+            perfdata.convert(rec, b, shims=["unwind"], root=root, debuginfod=False)
+            perfdata.convert(rec, c, shims=["unwind"], debuginfod=False)
+            stacks = {s.stack for s in perfdata.open(b, root=root).samples()}
+        finally:
+            if saved is None:
+                del os.environ["PERF_BUILDID_DIR"]
+            else:
+                os.environ["PERF_BUILDID_DIR"] = saved
+        assert filecmp.cmp(a, b, shallow=False)
+        # through the root, the callers under the sampled function
+        assert any(st[:3] == ("inner_hot", "middle", "outer") for st in stacks), stacks
+        assert not filecmp.cmp(b, c, shallow=False)

@@ -5,6 +5,7 @@ import io
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -140,14 +141,55 @@ def test_not_perf_data_names_file_and_offset():
         raise AssertionError("no error")
 
 
-def test_root_is_not_there_yet():
-    # struct pd_symbolizer_opts has no roots yet: said, not ignored
-    try:
-        perfdata.open(td("fp.data"), root="/")
-    except NotImplementedError as e:
-        assert "root" in str(e)
-    else:
-        raise AssertionError("root= accepted and ignored")
+def test_root_finds_what_only_a_root_holds():
+    """open(root=DIR): a program whose file is gone from here but lies
+    under DIR at its recorded path names its frames, as pd-fold --root
+    names them."""
+    pdtest.need_perf()
+    with tempfile.TemporaryDirectory() as d:
+        prog = os.path.join(d, "gone", "burn")
+        os.makedirs(os.path.dirname(prog))
+        shutil.copy(td("bin/burn"), prog)
+        rec = os.path.join(d, "rec.data")
+        p = subprocess.run(["perf", "record", "-q", "--no-buildid-cache", "-g", "-e",
+                            "cpu-clock", "-F", "999", "-o", rec, "--", prog, "300"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if p.returncode or not os.path.exists(rec):
+            pdtest.skip("perf record failed here: " + p.stderr.decode()[-200:])
+        root = os.path.join(d, "root")
+        os.makedirs(root + os.path.dirname(prog))
+        shutil.move(prog, root + prog)
+        # nor in a build-id cache
+        empty = os.path.join(d, "empty-cache")
+        os.mkdir(empty)
+        saved = os.environ.get("PERF_BUILDID_DIR")
+        os.environ["PERF_BUILDID_DIR"] = empty
+        try:
+            without = perfdata.fold(rec, debuginfod=False)
+            got = perfdata.fold(rec, root=root, debuginfod=False)
+            roots = perfdata.fold(rec, root=[d, root], debuginfod=False)
+            want = pdtest.pd_fold(rec, "--root=" + root, "--no-debuginfod")
+            syms = {s.symbol for s in perfdata.open(rec, root=root).samples()}
+        finally:
+            if saved is None:
+                del os.environ["PERF_BUILDID_DIR"]
+            else:
+                os.environ["PERF_BUILDID_DIR"] = saved
+        assert got == want == roots
+        assert any(k.endswith(";inner_hot") for k in got), got
+        assert not any("inner_hot" in k for k in without), without
+        assert "inner_hot" in syms
+
+
+def test_root_must_be_a_directory():
+    for root, exc in ((td("no-such-dir"), FileNotFoundError),
+                      (td("fp.data"), NotADirectoryError)):
+        try:
+            perfdata.open(td("fp.data"), root=root)
+        except exc as e:
+            assert e.filename == root
+        else:
+            raise AssertionError("root=%s accepted" % root)
 
 
 def test_closed():
