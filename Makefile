@@ -205,12 +205,15 @@ python-if-headers: $(STATIC_LIB)
 		echo "no Python headers for $(PYTHON) (apt-get install python3-dev): the module perfdata is not built"; \
 	fi
 
+py_headers = @[ -f "$(PY_INCLUDE)/Python.h" ] || { echo "make python: no Python headers for $(PYTHON) (apt-get install python3-dev)" >&2; exit 1; }
+
 $(B)/python/obj/%.o: libperfdata/python/%.c $(wildcard libperfdata/python/*.h libperfdata/include/perfdata/*.h)
-	@[ -f "$(PY_INCLUDE)/Python.h" ] || { echo "make python: no Python headers for $(PYTHON) (apt-get install python3-dev)" >&2; exit 1; }
+	$(py_headers)
 	@mkdir -p $(@D)
 	$(CC) $(PY_CFLAGS) -c -o $@ $<
 
 $(PY_MODULE): $(PY_OBJS) $(STATIC_LIB)
+	$(py_headers)
 	$(CC) $(SAN) -shared -Wl,--exclude-libs,ALL -o $@ $(PY_OBJS) $(STATIC_LIB) $(LDLIBS)
 
 define unit_rule
