@@ -184,12 +184,15 @@ $(B)/bin/pd-flame: $(B)/tools/flame/pd-flame.o $(FLAME_OBJS)
 # asked of $(PYTHON) only by the goals that build or install it.
 PYTHON      ?= python3
 PY_SRCS     := $(wildcard libperfdata/python/*.c)
-PY_OBJS     := $(PY_SRCS:libperfdata/python/%.c=$(B)/python/obj/%.o)
 ifneq ($(filter python python-if-headers install uninstall check check-bins bench,$(MAKECMDGOALS)),)
 PY_CONF     := $(shell $(PYTHON) -c 'import sys, sysconfig; v = sys.version_info; print(sysconfig.get_paths()["include"], sysconfig.get_config_var("EXT_SUFFIX") or ".so", "lib/python%d.%d/%s" % (v[0], v[1], "dist-packages" if any(p.endswith("dist-packages") for p in sys.path) else "site-packages"))' 2>/dev/null)
 endif
 PY_INCLUDE  := $(word 1,$(PY_CONF))
 PY_MODULE   := $(B)/python/perfdata$(word 2,$(PY_CONF))
+# objects per interpreter ABI (.cpython-311-x86_64-linux-gnu): another
+# PYTHON's build compiles its own
+PY_OBJDIR   := $(B)/python/obj$(basename $(word 2,$(PY_CONF)))
+PY_OBJS     := $(PY_SRCS:libperfdata/python/%.c=$(PY_OBJDIR)/%.o)
 PY_SITEDIR  ?= $(PREFIX)/$(word 3,$(PY_CONF))
 PY_CFLAGS   := $(BASE_CFLAGS) -fPIC -fvisibility=hidden -Ilibperfdata/include \
                -isystem $(PY_INCLUDE) $(DEPS_CFLAGS) -DPDPY_VERSION='"$(VERSION)"'
@@ -207,7 +210,7 @@ python-if-headers: $(STATIC_LIB)
 
 py_headers = @[ -f "$(PY_INCLUDE)/Python.h" ] || { echo "make python: no Python headers for $(PYTHON) (apt-get install python3-dev)" >&2; exit 1; }
 
-$(B)/python/obj/%.o: libperfdata/python/%.c $(wildcard libperfdata/python/*.h libperfdata/include/perfdata/*.h)
+$(PY_OBJDIR)/%.o: libperfdata/python/%.c $(wildcard libperfdata/python/*.h libperfdata/include/perfdata/*.h)
 	$(py_headers)
 	@mkdir -p $(@D)
 	$(CC) $(PY_CFLAGS) -c -o $@ $<
