@@ -53,7 +53,7 @@ int pdpy_pass_open(struct pdpy_pass *p, PerfDataObject *f,
 	struct pd_unwind_opts uo = {
 		.sz = sizeof(uo),
 		.max_stack = PDPY_MAX_STACK,
-		/* inline=True: addr2line's chains instead (pass-frames) */
+		/* inline=True: addr2line's chains instead (expand()) */
 		.no_inline = mode != PDPY_INLINE_PERF,
 		.log = pdpy_log_cb,
 		.log_ctx = &f->log,
