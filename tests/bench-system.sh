@@ -237,6 +237,21 @@ pair() {
 	done
 }
 
+# top(BY, TOTAL) in awk: the three commands (first frames) with the most
+# of the difference, as shares of all ("; most in python3 2.99%, ..."),
+# those of 0.01% or more
+top_awk='function top(by, total,  c, i, m, best, sep) {
+	sep = "; most in "
+	for (i = 0; i < 3; i++) {
+		m = 0; best = ""
+		for (c in by) if (by[c] > m) { m = by[c]; best = c }
+		if (best == "" || 100 * m / (total > 0 ? total : 1) < 0.01) break
+		printf "%s%s %.2f%%", sep, best, 100 * m / (total > 0 ? total : 1)
+		delete by[best]; sep = ", "
+	}
+	printf "\n"
+}
+'
 # weight A B: the folded outputs compared: "identical (N lines)" or the
 # share of the sample weight on stacks whose counts differ (the sum of
 # the differences over the sum of both)
@@ -245,16 +260,21 @@ weight() {
 		echo "identical ($(wc -l <"$1") lines)"
 		return
 	fi
-	awk 'FNR == 1 { f++ }
+	awk "$top_awk"'FNR == 1 { f++ }
 	{
 		n = $NF; k = $0; sub(/ [0-9]+$/, "", k)
 		if (f == 1) a[k] += n; else b[k] += n
 		t += n
 	}
+	function add(k, x,  c) {
+		c = k; sub(/;.*/, "", c)
+		d += x; by[c] += x
+	}
 	END {
-		for (k in a) { d += (a[k] > b[k] ? a[k] - b[k] : b[k] - a[k]); if (a[k] != b[k]) s++ }
-		for (k in b) if (!(k in a)) { d += b[k]; s++ }
-		printf "differ: %.3f%% of the sample weight on %d differing stacks\n", 100 * d / (t > 0 ? t : 1), s
+		for (k in a) { add(k, a[k] > b[k] ? a[k] - b[k] : b[k] - a[k]); if (a[k] != b[k]) s++ }
+		for (k in b) if (!(k in a)) { add(k, b[k]); s++ }
+		printf "differ: %.3f%% of the sample weight on %d differing stacks", 100 * d / (t > 0 ? t : 1), s
+		top(by, t)
 	}' "$1" "$2"
 }
 # samples A B: perf script's stacks, one line per sample, compared in
@@ -265,15 +285,16 @@ samples_same() {
 	if cmp -s "$1.s" "$2.s"; then
 		echo "identical ($(wc -l <"$1.s") samples)"
 	else
-		awk -v other="$2.s" '{
+		awk -v other="$2.s" "$top_awk"'{
 			n++
 			if ((getline o <other) <= 0) { gone++; next }
-			if (o != $0) d++
+			if (o != $0) { d++; c = $0; sub(/^[[:space:]]*/, "", c); sub(/ .*/, "", c); by[c]++ }
 		}
 		END {
 			while ((getline o <other) > 0) extra++
-			printf "differ: %d of %d samples (%.3f%%)%s\n", d + gone, n, 100 * (d + gone) / (n > 0 ? n : 1),
+			printf "differ: %d of %d samples (%.3f%%)%s", d + gone, n, 100 * (d + gone) / (n > 0 ? n : 1),
 				(gone + extra > 0 ? sprintf(", counts %d vs %d", n, n - gone + extra) : "")
+			top(by, n)
 		}' "$1.s"
 	fi
 	rm -f "$1.s" "$2.s"
