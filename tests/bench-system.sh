@@ -134,8 +134,12 @@ while [ ! -e "$work/stop" ]; do
 done
 echo \$n >"$work/short-count"
 EOF
+# (an interrupted bench stops them and its perf record too, on its way out)
+_pid=
 load_start() {
 	rm -f "$work/stop" "$work/short-count"
+	trap 'touch "$work/stop"; [ -z "$_pid" ] || kill -INT "$_pid" 2>/dev/null' EXIT
+	trap 'exit 1' INT TERM HUP
 	sh "$work/mixed-loop.sh" >/dev/null 2>&1 &
 	load_a=$!
 	sh "$work/short-loop.sh" >/dev/null 2>&1 &
@@ -145,6 +149,7 @@ load_start() {
 load_stop() {
 	touch "$work/stop"
 	wait "$load_a" "$load_b" || :
+	trap - EXIT INT TERM HUP
 	rm -f "$work/stop" "$work/big.o" "$work/text.xz"
 }
 now() { date +%s%N; }
@@ -157,7 +162,7 @@ record() {
 	[ -s "$_dw" ] && [ -s "$_fp" ] && [ -s "$_info" ] && return 0
 	_want=$(bytes "$1")
 	echo "bench-system: recording $_dw (perf record -a, DWARF, until $1) and $_fp (once)" >&2
-	rm -f "$_dw" "$_fp" "$_info"
+	rm -f "$_dw" "$_fp" "$_info" "$_dw.tmp" "$_fp.tmp" "$_dw.tmp.old" "$_fp.tmp.old"
 	load_start
 	_t0=$(now)
 	perf record -q -a -e cpu-clock --call-graph dwarf,65528 -F "$dfreq" \
@@ -171,6 +176,7 @@ record() {
 	_t1=$(now)
 	kill -INT "$_pid" 2>/dev/null || :
 	wait "$_pid" || :
+	_pid=
 	_t2=$(now)
 	_dsec=$(secs "$_t0" "$_t1")
 	perf record -q -a -e cpu-clock -g -F "$freq" -o "$_fp.tmp" \
