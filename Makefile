@@ -8,6 +8,8 @@
 #   make fuzz            each libFuzzer target (clang) for FUZZ_TIME seconds
 #                        (default 60; FUZZ_TARGETS="fuzz-file ..." for some)
 #   make bench           throughput against perf on large inputs
+#   make bench-system    its system-wide step alone (perf record -a at the sizes
+#                        of PD_BENCH_SYSTEM_SIZES, 1G unless set)
 #   make distro-check    build and tests in Debian chroots (tests/distro/)
 #   make arm64-check     recordings by arm64 perf in an emulated arm64
 #                        Debian guest, checked live (tests/arm64/)
@@ -114,7 +116,7 @@ SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
 PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
-.PHONY: all lib tools check check-bins asan ubsan sanitize bench install uninstall clean help fuzz fuzz-bins layout \
+.PHONY: all lib tools check check-bins asan ubsan sanitize bench bench-system install uninstall clean help fuzz fuzz-bins layout \
 	static dist distro-check arm64-check python python-if-headers
 all: lib tools
 
@@ -327,6 +329,9 @@ dist: static
 bench: all python-if-headers
 	@B=$(B) tests/bench.sh
 	@B=$(B) PYTHON=$(PYTHON) sh tests/bench-python.sh
+
+bench-system: all
+	@B=$(B) sh tests/bench-system.sh
 
 install: all python-if-headers
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/perfdata \

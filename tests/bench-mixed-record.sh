@@ -10,7 +10,9 @@
 # few seconds), python3 and perl each running a CPU-bound snippet, and xz
 # compressing a few MB of generated text. It needs gcc, python3, perl and
 # xz (Debian: gcc, python3, perl, xz-utils), perf and awk. The files are
-# generated, never committed: remove them to record again.
+# generated, never committed: remove them to record again. With --prepare
+# it only writes the workload's inputs and programs into $B/bench/mixed-work
+# (tests/bench-system.sh runs them under perf record -a) and records nothing.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 B=${B:-build}
@@ -101,6 +103,7 @@ while [ \$i -lt $rounds ]; do
 	i=\$((i + 1))
 done
 EOF
+[ "${1:-}" != --prepare ] || exit 0
 
 record() { # FILE PERF-RECORD-OPTIONS...
 	_f=$1; shift

@@ -111,3 +111,8 @@ B=$B sh "$top/tests/bench-record.sh"
 
 # pd-flame next to flamegraph.pl, on the folded output of bench-fold's profile
 B=$B sh "$top/tests/bench-flame.sh"
+
+# issue 28's scale table: perf record -a of a busy machine (the mixed
+# workload and thousands of short processes), DWARF and frame pointers, at
+# each size of $PD_BENCH_SYSTEM_SIZES (1G unless set; empty skips it)
+B=$B sh "$top/tests/bench-system.sh"
