@@ -66,55 +66,8 @@ elif git -C "$top" rev-parse -q --verify "$base_rev^{commit}" >/dev/null 2>&1; t
 	fi
 fi
 
-# timed OUT CMD...: one run, its output in OUT; prints "seconds
-# peak-RSS-KiB cpu-seconds", the wall time less $overhead
 overhead=0
-timed() {
-	_o=$1; shift
-	# wall time to the millisecond (GNU time's %e has 10 ms steps, a
-	# tenth of pd-fold's time here)
-	_t0=$(date +%s%N)
-	/usr/bin/time -f '%M %U %S' -o "$dir/time" "$@" >"$_o" 2>/dev/null </dev/null || true
-	_t1=$(date +%s%N)
-	awk -v ns=$((_t1 - _t0)) -v o="$overhead" '{
-		w = ns / 1e9 - o
-		printf "%.4f %s %.2f\n", (w > 0 ? w : 0), $1, $2 + $3
-	}' "$dir/time"
-}
-# better A B: the one of two timed results with the shorter wall time
-better() {
-	if [ -z "$1" ] || awk -v a="${2%% *}" -v b="${1%% *}" 'BEGIN { exit !(a < b) }'; then
-		echo "$2"
-	else
-		echo "$1"
-	fi
-}
-# pair OUT-A OUT-B: $cmd_a and $cmd_b (command lines for eval) in turns,
-# as the comment at the top says; pa and pb get each one's best
-pair() {
-	pa= pb=
-	_round=0
-	while [ $_round -lt "$runs" ]; do
-		_x=$(eval "timed \"\$1\" $cmd_a"); pa=$(better "$pa" "$_x")
-		_y=$(eval "timed \"\$2\" $cmd_b"); pb=$(better "$pb" "$_y")
-		# the faster side of this round, and how many of its runs fit
-		# in one of the other's
-		set -- "$1" "$2" $(awk -v a="${_x%% *}" -v b="${_y%% *}" 'BEGIN {
-			k = a > b ? (b > 0 ? int(a / b) : 10) : (a > 0 ? int(b / a) : 10)
-			print (k > 10 ? 10 : k), (a < b ? "a" : "b")
-		}')
-		_k=$3
-		while [ "$_k" -gt 1 ]; do
-			if [ "$4" = a ]; then
-				_x=$(eval "timed \"\$1\" $cmd_a"); pa=$(better "$pa" "$_x")
-			else
-				_y=$(eval "timed \"\$2\" $cmd_b"); pb=$(better "$pb" "$_y")
-			fi
-			_k=$((_k - 1))
-		done
-		_round=$((_round + 1))
-	done
-}
+. "$top/tests/bench-turns.sh"
 samples() {
 	perf report --stats -i "$1" 2>/dev/null </dev/null |
 		awk '/SAMPLE events:/ { print $3; exit }'
