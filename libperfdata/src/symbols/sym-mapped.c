@@ -114,7 +114,8 @@ static void ent_add(struct pd_symbolizer *s, uint64_t h,
 	e = &s->mapped[i];
 	e->dso = d;
 	e->hash = h;
-	memcpy(e->build_id, f->build_id, f->build_id_size);
+	if (f->build_id_size)	/* build_id may be NULL then */
+		memcpy(e->build_id, f->build_id, f->build_id_size);
 	e->build_id_size = (uint8_t)f->build_id_size;
 	e->bid_from_map = f->map_build_id;
 	e->has_ino = f->has_inode;
