@@ -105,6 +105,15 @@ int pd_cli_choose(const char *const *names, const char *arg,
 	vusage_error(fmt, ap);
 }
 
+/* the --root list: one per run, kept to its end, freed at exit */
+static const char **roots_kept;
+
+static void free_roots(void)
+{
+	free(roots_kept);
+	roots_kept = NULL;
+}
+
 void pd_cli_add_root(const char *const **roots, const char *dir)
 {
 	const char **v;
@@ -113,13 +122,16 @@ void pd_cli_add_root(const char *const **roots, const char *dir)
 
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		pd_usage_error("--root=%s: not a directory", dir);
-	while (*roots && (*roots)[n])
+	while (roots_kept && roots_kept[n])
 		n++;
-	v = realloc((void *)*roots, (n + 2) * sizeof(*v));
+	v = realloc(roots_kept, (n + 2) * sizeof(*v));
 	if (!v)
 		pd_usage_error("out of memory");
+	if (!roots_kept)
+		atexit(free_roots);
 	v[n] = dir;
 	v[n + 1] = NULL;
+	roots_kept = v;
 	*roots = v;
 }
 

@@ -57,9 +57,9 @@ int pd_cli_choose(const char *const *names, const char *arg,
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * --root=DIR, which may be given again: dir appended to *roots, a
- * NULL-terminated list grown as the options come (the tool's until it
- * exits). DIR must be a directory, else bad usage.
+ * --root=DIR, which may be given again: dir appended to the run's one
+ * NULL-terminated list of roots, grown as the options come, and *roots
+ * set to it (freed at exit). DIR must be a directory, else bad usage.
  */
 void pd_cli_add_root(const char *const **roots, const char *dir);
 
