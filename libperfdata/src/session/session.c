@@ -411,8 +411,14 @@ PD_EXPORT struct pd_thread *pd_session__thread(struct pd_session *s,
 {
 	struct pd_thread *t;
 
-	if (tid == -1 && pid != -1)
-		tid = pid;
+	/*
+	 * Threads are found by tid alone, as perf's machine__findnew_thread()
+	 * finds them: a sample the kernel gives tid -1 (taken in a task whose
+	 * pid is released already, late in its exit: the kernel's
+	 * perf_event_tid() once pid_alive() fails) is the one thread -1,
+	 * named ":-1", whatever its pid; the first pid it learns gives it
+	 * that process's maps (below), as machine__update_thread_pid().
+	 */
 	t = thread_find(s, tid);
 	if (t) {
 		/* a thread first seen without its pid learns it */
