@@ -46,12 +46,22 @@ struct pd_maps {
 	uint64_t gen;
 	size_t nr, alloc;
 	struct pd_map *v;
+	/*
+	 * Whether perf has a DWARF unwinder for the process (set by the
+	 * session): unwind__prepare_access() registers one when a map of a
+	 * file it opens as ELF comes, or the vdso, and never for a process
+	 * with no such map.
+	 */
+	bool perf_unwinds;
 };
 
 struct pd_maps *pd__maps_new(void);
 struct pd_maps *pd__maps_get(struct pd_maps *m);
 void pd__maps_put(struct pd_maps *m);
-/* A copy for a forked process. NULL on ENOMEM. */
+/*
+ * A copy for a forked process: its maps (perf_unwinds is the session's to
+ * set). NULL on ENOMEM.
+ */
 struct pd_maps *pd__maps_clone(const struct pd_maps *m);
 /* 0 or -ENOMEM. */
 int pd__maps_insert(struct pd_maps *m, const struct pd_map *map);

@@ -33,6 +33,7 @@
 #include "session-origin.h"
 #include "symbols/sym-internal.h"
 #include "symbols/sym-kmaps.h"
+#include "symbols/sym-perf-elf.h"
 
 /* FORK synthesized by perf record for a running task: no map copy */
 #define MISC_FORK_EXEC	(1U << 13)
@@ -499,6 +500,18 @@ static int process_comm(struct pd_session *s, const struct pd_comm_event *c)
 	return 0;
 }
 
+/*
+ * Whether perf registers its DWARF unwinder for a process when map comes
+ * to it (unwind__prepare_access()): a map of a file it reads as ELF, or
+ * of its own vdso (struct pd_maps).
+ */
+static bool perf_unwinds_with(struct pd_session *s, const struct pd_map *map)
+{
+	return map->path && !map->identity &&
+	       pd__symbolizer_perf_opens_elf(s->sym, map->path, map->build_id,
+					     map->build_id_size);
+}
+
 static int process_fork(struct pd_session *s, const struct pd_event *ev)
 {
 	const struct pd_fork_event *f = &ev->u.fork;
@@ -541,9 +554,19 @@ static int process_fork(struct pd_session *s, const struct pd_event *ev)
 	if (t->pid != parent->pid && t->pid == t->tid &&
 	    t->maps != parent->maps && !(ev->misc & MISC_FORK_EXEC)) {
 		struct pd_maps *m = pd__maps_clone(parent->maps);
+		size_t i;
 
 		if (!m)
 			return -ENOMEM;
+		/*
+		 * maps__clone() registers perf's unwinder for the copy as
+		 * thread__insert_map() does for a new map: when one of them
+		 * is a file perf reads as ELF (none can be where the
+		 * parent has no unwinder)
+		 */
+		for (i = 0; parent->maps->perf_unwinds && i < m->nr &&
+			    !m->perf_unwinds; i++)
+			m->perf_unwinds = perf_unwinds_with(s, &m->v[i]);
 		pd__maps_put(t->maps);
 		t->maps = m;
 	}
@@ -717,6 +740,8 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 			map.build_id_size = b->size;
 		}
 	}
+	if (maps != s->kmaps && !maps->perf_unwinds)
+		maps->perf_unwinds = perf_unwinds_with(s, &map);
 	return pd__maps_insert(maps, &map);
 }
 
@@ -774,6 +799,8 @@ static int jit_map_add(struct pd_session *s, const struct pd_jit_map *jm)
 	map.dso_looked_up = true;
 	if (!map.name)
 		return -ENOMEM;
+	/* the ELF file perf inject --jit writes for it */
+	t->maps->perf_unwinds = true;
 	return pd__maps_insert(t->maps, &map);
 }
 

@@ -222,6 +222,14 @@ int pd__unwinder_check(struct pd_unwinder *u, struct pd_thread *t,
 		u->warned_stack = true;
 		return 0;
 	}
+	/*
+	 * perf registered no unwinder for the process (no file it reads as
+	 * ELF is mapped: struct pd_maps): unwind__get_entries() gives
+	 * nothing, not even the sampled ip
+	 */
+	u->last_stop = PD_UNWIND_STOP_NO_ELF;
+	if (!pd__thread_maps(t)->perf_unwinds)
+		return 0;
 	u->last_stop = PD_UNWIND_STOP_ARCH;
 	a = pd__uw_unwind_arch(u);
 	if (!a) {

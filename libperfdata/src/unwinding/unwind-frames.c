@@ -72,6 +72,9 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 	unsigned int i;
 	int step;
 
+	/* unwind__get_entries(): no unwinder registered, no caller */
+	if (!pd__thread_maps(t)->perf_unwinds)
+		return 0;
 	for (i = 0; i < a->nr_dwarf; i++) {
 		if (a->perf_reg[i] < 0)
 			continue;
