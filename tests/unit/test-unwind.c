@@ -8,7 +8,8 @@
  * situations of system-wide profiles where perf's unwinding depends on
  * the process's history, built from hand-made records over a program of
  * testdata (burn-nofp, static, with .eh_frame_hdr) and hand-made stacks:
- * the unwinder perf registers per process.
+ * the unwinder perf registers per process, where perf thinks a file is
+ * (its lowest map of the same file: device and inode, less the offset).
  */
 #include <elfutils/libdw.h>
 #include <errno.h>
@@ -639,6 +640,52 @@ out:
 	world_free(&w);
 }
 
+/*
+ * Where perf reads a file's tables: at the start less the offset of the
+ * lowest map of the same DSO (same path, device and inode), less the
+ * first PT_LOAD's page. A container's copy of a file (another inode)
+ * mapped above the host's copy the process kept from before its exec is
+ * another DSO: its own maps place it, and perf unwinds through it.
+ */
+static void test_other_inode(void)
+{
+	struct pd_unwind_ip ips[16];
+	struct pd_event ev;
+	struct world w;
+
+	if (!world_new(&w))
+		goto out;
+	mmap_event(w.s, 20, prog, LOW, (file_len + 0xfff) & ~0xfffULL, 0, 111,
+		   PROT_RX);
+	map_prog(&w, 20, 222, ALL_SEGS);
+	entry_chain(&ev, 20);
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 20, &ev, ips, 16)),
+	      "the same path lower with another inode (the host's file): tables read at the file's own base, the whole chain");
+	mmap_event(w.s, 21, prog, LOW, (file_len + 0xfff) & ~0xfffULL, 0, 222,
+		   PROT_RX);
+	map_prog(&w, 21, 222, ALL_SEGS);
+	entry_chain(&ev, 21);
+	CHECK(unwind_pid(&w, 21, &ev, ips, 16) == 1 &&
+	      ips[0].pc == fn_inner_hot &&
+	      pd_unwinder__stop(w.u, NULL) == PD_UNWIND_STOP_NO_CFI,
+	      "the same file lower (same inode): a wrong base, no entry found, the guess ends the chain (rbp 0)");
+	/*
+	 * the first page's record lost, the code's and the tables' there:
+	 * the lowest map is the code's, at offset 0x1000 (a frame-pointer
+	 * chain at rbp = sp + 0x40 for a guess to follow)
+	 */
+	map_prog(&w, 22, 0, NOT_FIRST);
+	entry_chain(&ev, 22);
+	words[8] = 0;
+	words[9] = fn_other_work + 1;
+	ev.u.sample.user_stack.size = ev.u.sample.user_stack.dyn_size = 11 * 8;
+	sregs[6] = STACK_SP + 0x40;
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 22, &ev, ips, 16)),
+	      "the first page's map lost: the file starts at the code's map's start less its offset, the whole chain");
+out:
+	world_free(&w);
+}
+
 int main(void)
 {
 	struct utsname uts;
@@ -657,6 +704,7 @@ int main(void)
 		       ++tap_n, prog);
 	} else {
 		test_unwinder_registered();
+		test_other_inode();
 	}
 	return tap_done();
 }

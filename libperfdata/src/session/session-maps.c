@@ -210,3 +210,19 @@ int pd__maps_set_range(struct pd_maps *m, const char *name, uint64_t lo,
 	free(gaps);
 	return err;
 }
+
+bool pd__map_same_dso(const struct pd_map *a, const struct pd_map *b)
+{
+	if (a->path != b->path)
+		return false;
+	if ((!a->map_build_id && !a->has_inode) ||
+	    (!b->map_build_id && !b->has_inode))
+		return true;
+	if (a->map_build_id || b->map_build_id)
+		return a->map_build_id && b->map_build_id &&
+		       a->build_id_size == b->build_id_size &&
+		       !memcmp(a->build_id, b->build_id, a->build_id_size);
+	return a->maj == b->maj && a->min == b->min && a->ino == b->ino &&
+	       (!a->ino_generation || !b->ino_generation ||
+		a->ino_generation == b->ino_generation);
+}

@@ -76,6 +76,17 @@ void pd__maps_remove(struct pd_maps *m, uint64_t addr);
 int pd__maps_set_range(struct pd_maps *m, const char *name, uint64_t lo,
 		       uint64_t hi);
 
+/*
+ * Whether perf 6.1 gives maps a and b one DSO: the same path and, when
+ * both records named their file, the same file (dso_id__cmp(): device,
+ * inode and, when both have one, inode generation). An MMAP2 with a
+ * build id carries that in the fields of the device and inode, so two
+ * such maps are one DSO when their build ids are the same. A map of an
+ * MMAP record, or of an MMAP2 with inode 0, names no file and matches
+ * any (perf would give it the first of them it finds).
+ */
+bool pd__map_same_dso(const struct pd_map *a, const struct pd_map *b);
+
 static inline uint64_t pd__map_ip(const struct pd_map *map, uint64_t ip)
 {
 	return map->identity ? ip : ip - map->start + map->pgoff;

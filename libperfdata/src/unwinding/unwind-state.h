@@ -41,8 +41,14 @@ struct uw_mod {
 	bool has_tables;	/* .eh_frame_hdr or .debug_frame */
 	uint64_t elf_base;	/* first PT_LOAD's page (elf_base_address()) */
 	const char *path;	/* the map's file name, interned */
-	uint64_t perf_base;	/* where perf thinks the file is, at gen */
-	uint64_t perf_base_gen;
+	/*
+	 * Where perf thinks the file is when it looks up a pc in map
+	 * perf_map (pd__uw_perf_finds_tables()), worked out at the maps'
+	 * perf_gen
+	 */
+	const struct pd_map *perf_map;
+	uint64_t perf_gen;
+	uint64_t perf_base;
 	const uint8_t *raw;	/* the file's bytes (libelf's mapping) */
 	size_t raw_size;
 };

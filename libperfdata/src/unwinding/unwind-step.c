@@ -229,7 +229,8 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	 * guesses the caller from the frame pointer, and so do we, then
 	 * resume with libdw from the guessed frame.
 	 */
-	if (!pd__uw_perf_finds_tables(c->sp, m) || !has_fde(c->u, c->sp, at)) {
+	if (!pd__uw_perf_finds_tables(c->sp, m, space_map(c->sp, at)) ||
+	    !has_fde(c->u, c->sp, at)) {
 		guess_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}

@@ -89,27 +89,39 @@ bool pd__uw_frame_is_sigreturn(struct uw_ctx *c, uint64_t pc)
 }
 
 /*
- * Whether perf's libunwind finds the unwind table entries of module m.
- * read_unwind_spec_eh_frame() takes the file's load address to be the
- * lowest start of any map of the same file in the process, less
- * elf_base_address(). perf keeps the maps of a process's previous image
- * across exec, so a file the old image mapped lower (libc, ld.so after a
- * fork and exec) gets a wrong base: the table lookup then misses and
- * libunwind falls back to frame-pointer guessing.
+ * Whether perf's libunwind finds the unwind table entries of module m
+ * for a pc in map. read_unwind_spec_eh_frame() (perf 6.1.91 and later)
+ * takes the file's load address to be the start less the offset of the
+ * lowest map of the same DSO (the same path, device and inode) in the
+ * process, less elf_base_address(). perf keeps the maps of a process's
+ * previous image across exec, so a file the old image mapped lower
+ * (libc, ld.so after a fork and exec) gets a wrong base: the table lookup
+ * then misses and libunwind falls back to frame-pointer guessing. One
+ * whose first maps were lost keeps its base, and so does a container's
+ * copy of a host file that the process mapped before its exec (another
+ * inode: another DSO). Worked out once per map and maps' gen.
  */
-bool pd__uw_perf_finds_tables(struct uw_space *sp, struct uw_mod *m)
+bool pd__uw_perf_finds_tables(struct uw_space *sp, struct uw_mod *m,
+			      const struct pd_map *map)
 {
+	struct pd_maps *maps = sp->maps;
+	const struct pd_map *low = map;
 	size_t i;
 
-	if (m->perf_base_gen != sp->maps->gen) {
-		uint64_t lo = UINT64_MAX;
-
-		for (i = 0; i < sp->maps->nr; i++)
-			if (sp->maps->v[i].path == m->path &&
-			    sp->maps->v[i].start < lo)
-				lo = sp->maps->v[i].start;
-		m->perf_base = lo - m->elf_base;
-		m->perf_base_gen = sp->maps->gen;
+	if (!map)
+		return true;
+	if (m->perf_map != map || m->perf_gen != maps->gen) {
+		/* the maps are sorted: the first of the DSO is the lowest */
+		for (i = 0; i < maps->nr; i++) {
+			if (maps->v[i].path == map->path &&
+			    pd__map_same_dso(&maps->v[i], map)) {
+				low = &maps->v[i];
+				break;
+			}
+		}
+		m->perf_base = low->start - low->pgoff - m->elf_base;
+		m->perf_map = map;
+		m->perf_gen = maps->gen;
 	}
 	return m->perf_base == m->bias;
 }

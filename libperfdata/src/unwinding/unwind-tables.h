@@ -7,7 +7,8 @@
 
 bool pd__uw_is_sigreturn(struct uw_ctx *c, uint64_t pc);
 bool pd__uw_frame_is_sigreturn(struct uw_ctx *c, uint64_t pc);
-bool pd__uw_perf_finds_tables(struct uw_space *sp, struct uw_mod *m);
+bool pd__uw_perf_finds_tables(struct uw_space *sp, struct uw_mod *m,
+			      const struct pd_map *map);
 Dwarf_Frame *pd__uw_cfi_frame(struct uw_space *sp, uint64_t addr);
 const struct pd_row *pd__uw_space_row(struct pd_unwinder *u,
 				      struct uw_space *sp, uint64_t addr,
