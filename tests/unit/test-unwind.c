@@ -9,7 +9,8 @@
  * the process's history, built from hand-made records over a program of
  * testdata (burn-nofp, static, with .eh_frame_hdr) and hand-made stacks:
  * the unwinder perf registers per process, where perf thinks a file is
- * (its lowest map of the same file: device and inode, less the offset).
+ * (its lowest map of the same file: device and inode, less the offset),
+ * a failed read of the tables.
  */
 #include <elfutils/libdw.h>
 #include <errno.h>
@@ -686,6 +687,48 @@ out:
 	world_free(&w);
 }
 
+/*
+ * A read of the tables outside the stack copy and every map fails
+ * libunwind's step: no guess, the chain ends (perf 6.1.91 and later take
+ * the lowest map's start less its offset for the file's start: the
+ * right one when only the code's map was recorded).
+ */
+static void test_tables_unread(void)
+{
+	struct pd_unwind_ip ips[16];
+	struct pd_event ev;
+	struct world w;
+
+	if (!world_new(&w))
+		goto out;
+	/* a frame-pointer chain a guess would follow: rbp at sp + 0x40 */
+	map_prog(&w, 30, 0, CODE_ONLY);
+	entry_chain(&ev, 30);
+	words[8] = 0;
+	words[9] = fn_other_work + 1;
+	ev.u.sample.user_stack.size = ev.u.sample.user_stack.dyn_size = 11 * 8;
+	sregs[6] = STACK_SP + 0x40;	/* rbp */
+	CHECK(unwind_pid(&w, 30, &ev, ips, 16) == 1 &&
+	      pd_unwinder__stop(w.u, NULL) == PD_UNWIND_STOP_MEMORY,
+	      "only the code mapped (the tables' map lost): the table read fails, one frame, no guess");
+	map_prog(&w, 30, 0, ALL_SEGS);
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 30, &ev, ips, 16)),
+	      "... with the tables' map: the whole chain");
+	/* a wrong base whose table lies where nothing is mapped */
+	mmap_event(w.s, 31, prog, LOW, 0x1000, 0, 0, PROT_R);
+	map_prog(&w, 31, 0, ALL_SEGS);
+	entry_chain(&ev, 31);
+	words[8] = 0;
+	words[9] = fn_other_work + 1;
+	ev.u.sample.user_stack.size = ev.u.sample.user_stack.dyn_size = 11 * 8;
+	sregs[6] = STACK_SP + 0x40;
+	CHECK(unwind_pid(&w, 31, &ev, ips, 16) == 1 &&
+	      pd_unwinder__stop(w.u, NULL) == PD_UNWIND_STOP_MEMORY,
+	      "a page of the file mapped lower: its table read at that base hits no map, one frame, no guess");
+out:
+	world_free(&w);
+}
+
 int main(void)
 {
 	struct utsname uts;
@@ -705,6 +748,7 @@ int main(void)
 	} else {
 		test_unwinder_registered();
 		test_other_inode();
+		test_tables_unread();
 	}
 	return tap_done();
 }

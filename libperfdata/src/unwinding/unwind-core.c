@@ -161,6 +161,7 @@ void pd__unwinder_free(struct pd_unwinder *u)
 	free(u->ips);
 	free(u->chain);
 	pd__row_cache_free(&u->file_rows);
+	free(u->lookups);
 	free(u->layouts);
 	if (u->arch.elf)
 		elf_end(u->arch.elf);

@@ -111,8 +111,9 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 	else if (pd__uw_is_sigreturn(&c, pc))
 		goto out;
 	m = space_module(&c, pc);
+	/* (a failed lookup falls back to the link register too) */
 	if (m && m->has_tables &&
-	    pd__uw_perf_finds_tables(c.sp, m, space_map(c.sp, pc))) {
+	    pd__uw_perf_lookup(&c, m, pc) == UW_LOOKUP_FOUND) {
 		frame = pd__uw_cfi_frame(c.sp, pc);
 	} else if (!m) {
 		struct pd_map *map = NULL;

@@ -32,6 +32,21 @@
 /* the pid libdw is told: threads are told apart by us, not by libdw */
 #define UW_TID			1
 
+/*
+ * What perf reads of a file's .eh_frame_hdr (read_unwind_spec_eh_frame()
+ * and unwind_spec_ehframe() in util/unwind-libunwind-local.c), read once
+ * when the file is reported: where its search table lies, and .eh_frame,
+ * whose entries the table points to.
+ */
+struct uw_eh_hdr {
+	bool present;		/* the file has the section */
+	bool bad;		/* ... which perf fails to decode (-EINVAL) */
+	uint64_t addr, off, size;	/* address, file offset, size */
+	uint64_t table_off;	/* the search table's offset in it */
+	uint64_t fde_count;	/* its entries */
+	uint64_t ehf_addr, ehf_off, ehf_size;	/* .eh_frame's */
+};
+
 /* A file reported to a space's Dwfl. */
 struct uw_mod {
 	struct pd_dso *dso;
@@ -41,14 +56,17 @@ struct uw_mod {
 	bool has_tables;	/* .eh_frame_hdr or .debug_frame */
 	uint64_t elf_base;	/* first PT_LOAD's page (elf_base_address()) */
 	const char *path;	/* the map's file name, interned */
+	struct uw_eh_hdr eh;
 	/*
 	 * Where perf thinks the file is when it looks up a pc in map
-	 * perf_map (pd__uw_perf_finds_tables()), worked out at the maps'
-	 * perf_gen
+	 * perf_map (pd__uw_perf_lookup()), worked out at the maps'
+	 * perf_gen: its base, and whether its tables are read there, in
+	 * maps of this file at their own places (perf_right).
 	 */
 	const struct pd_map *perf_map;
 	uint64_t perf_gen;
 	uint64_t perf_base;
+	bool perf_right;
 	const uint8_t *raw;	/* the file's bytes (libelf's mapping) */
 	size_t raw_size;
 };
@@ -81,6 +99,14 @@ struct uw_stray {
 
 struct uw_layout {
 	struct pd_dso *dso;
+	/*
+	 * What a reported module reads of the file's sections
+	 * (pd__uw_file_tables()), once: tables_read says it is there
+	 */
+	bool tables_read;
+	bool has_tables;
+	uint64_t elf_base;
+	struct uw_eh_hdr eh;
 	bool elf;		/* an ELF file, else pd__uw_map_bias() fails */
 	bool many;		/* more PT_LOADs: pd__uw_map_bias() of
 				 * the file */
@@ -118,6 +144,20 @@ struct uw_sig {
 	uint32_t epoch;		/* the space's sigs_epoch when found */
 	uint8_t state;		/* UW_SIG_* */
 };
+
+/*
+ * A table lookup perf's libunwind makes where the tables are not read
+ * where they are (pd__uw_perf_lookup()), kept by pc and the maps' gen
+ * (which no two versions of any maps share): the reads give the files'
+ * bytes, whatever modules a space reported.
+ */
+struct uw_lookup {
+	uint64_t at;
+	uint64_t gen;
+	uint8_t res;		/* enum uw_lookup_res + 1; 0: free */
+};
+
+#define UW_LOOKUPS	256
 
 #define UW_SIG_NO	1
 #define UW_SIG_YES	2
@@ -223,6 +263,7 @@ struct pd_unwinder {
 	struct uw_space *spaces;
 	unsigned int nr_spaces;
 	struct pd_row_cache file_rows;	/* by file: UW_FILE_ROWS */
+	struct uw_lookup *lookups;	/* UW_LOOKUPS, or NULL */
 	struct uw_layout *layouts;
 	size_t nr_layouts, cap_layouts;
 	uint64_t tick;

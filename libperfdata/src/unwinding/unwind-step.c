@@ -224,15 +224,23 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	c->read_failed = false;
 	c->read_beyond = false;
 	c->stop = PD_UNWIND_STOP_NO_CFI;	/* unless libdw steps on */
-	/*
-	 * Tables perf misreads, or without an entry for pc: libunwind
-	 * guesses the caller from the frame pointer, and so do we, then
-	 * resume with libdw from the guessed frame.
-	 */
-	if (!pd__uw_perf_finds_tables(c->sp, m, space_map(c->sp, at)) ||
-	    !has_fde(c->u, c->sp, at)) {
+	switch (pd__uw_perf_lookup(c, m, at)) {
+	case UW_LOOKUP_NONE:
+		/*
+		 * Tables perf misreads, or without an entry for pc:
+		 * libunwind guesses the caller from the frame pointer, and
+		 * so do we, then resume with libdw from the guessed frame.
+		 */
 		guess_step(c, f, pc);
 		return DWARF_CB_ABORT;
+	case UW_LOOKUP_FAIL:
+		/* a read of the tables failed: the step fails */
+		c->stop = PD_UNWIND_STOP_MEMORY;
+		if (c->a->guess_any_failure)
+			guess_step(c, f, pc);
+		return DWARF_CB_ABORT;
+	case UW_LOOKUP_FOUND:
+		break;
 	}
 	return DWARF_CB_OK;
 }
