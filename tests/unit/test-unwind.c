@@ -10,7 +10,8 @@
  * testdata (burn-nofp, static, with .eh_frame_hdr) and hand-made stacks:
  * the unwinder perf registers per process, where perf thinks a file is
  * (its lowest map of the same file: device and inode, less the offset),
- * a failed read of the tables.
+ * a failed read of the tables, libunwind's cache of register states per
+ * process.
  */
 #include <elfutils/libdw.h>
 #include <errno.h>
@@ -26,9 +27,12 @@
 #include <perfdata/session.h>
 #include <perfdata/unwind.h>
 
+#include "session/session-maps.h"
 #include "tap.h"
+#include "session/session-internal.h"
 #include "unwinding/unwind-arch.h"
 #include "unwinding/unwind-arm64.h"
+#include "unwinding/unwind-core.h"
 
 #define FULL_MASK	0xff0fffULL	/* perf's x86_64 user regs: no DS-GS */
 
@@ -729,6 +733,95 @@ out:
 	world_free(&w);
 }
 
+/*
+ * libunwind's cache per process (UNW_CACHE_GLOBAL): the register state
+ * of the last 128 pcs stepped from with tables. A pc found there is
+ * stepped from as before even where the tables now read at a wrong base;
+ * an exec empties it, a new process starts with none.
+ */
+static void test_rs_cache(void)
+{
+	struct pd_unwind_ip ips[16];
+	struct pd_maps *m = NULL;
+	struct pd_event ev;
+	struct world w;
+	uint64_t ip;
+	bool ok;
+
+	if (!world_new(&w))
+		goto out;
+	task_event(&w, PD_RECORD_COMM, 40, 0, "prog", false);
+	map_prog(&w, 40, 222, ALL_SEGS);
+	entry_chain(&ev, 40);
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 40, &ev, ips, 16)),
+	      "the chain, its pcs now in the process's cache");
+	/* the program maps its own file lower: perf's base is wrong */
+	mmap_event(w.s, 40, prog, LOW, (file_len + 0xfff) & ~0xfffULL, 0, 222,
+		   PROT_R);
+	task_event(&w, PD_RECORD_FORK, 41, 40, NULL, false);
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 40, &ev, ips, 16)),
+	      "the same stack after a lower map of the file: stepped from the cache, the whole chain");
+	entry_chain(&ev, 40);
+	ev.u.sample.ip = sregs[16 - 8] = fn_leaf_cold;
+	sregs[8] = fn_leaf_cold;
+	CHECK(unwind_pid(&w, 40, &ev, ips, 16) == 1 && ips[0].pc == fn_leaf_cold,
+	      "a pc not in the cache: looked up at the wrong base, no entry, the guess ends the chain");
+	entry_chain(&ev, 41);
+	CHECK(unwind_pid(&w, 41, &ev, ips, 16) == 1,
+	      "the forked child, with the same maps: a cache of its own, empty, one frame");
+	task_event(&w, PD_RECORD_COMM, 40, 0, "prog2", true);
+	entry_chain(&ev, 40);
+	CHECK(unwind_pid(&w, 40, &ev, ips, 16) == 1,
+	      "after an exec (the maps kept, as perf keeps them): the cache emptied, one frame");
+
+	/* 128 pcs, the oldest leaving first (round robin, not LRU) */
+	m = pd__maps_new();
+	ok = m != NULL;
+	for (ip = 1; ok && ip <= 128; ip++)
+		ok = !pd__maps_rs_add(m, ip * 16);
+	for (ip = 1; ok && ip <= 128; ip++)
+		ok = pd__maps_rs_cached(m, ip * 16);
+	CHECK(ok, "the cache holds 128 pcs");
+	ok = ok && !pd__maps_rs_add(m, 129 * 16);
+	CHECK(ok && !pd__maps_rs_cached(m, 16) && pd__maps_rs_cached(m, 32) &&
+	      pd__maps_rs_cached(m, 129 * 16),
+	      "the 129th takes the place of the first");
+	ok = ok && !pd__maps_rs_add(m, 130 * 16);
+	CHECK(ok && !pd__maps_rs_cached(m, 32) && pd__maps_rs_cached(m, 48),
+	      "the 130th that of the second, whatever was looked up since");
+	if (m)
+		pd__maps_rs_flush(m);
+	CHECK(m && !pd__maps_rs_cached(m, 48) && !pd__maps_rs_cached(m, 130 * 16),
+	      "flushed: empty");
+	pd__maps_put(m);
+
+	/* a helper's notes, done to the cache here (--jobs=2) */
+	{
+		struct pd_thread *t = pd_session__thread(w.s, 60, 60);
+		const struct uw_rs_op ok_ops[] = {
+			{ 0x1000, UW_RS_ADD }, { 0x2000, UW_RS_ABSENT },
+			{ 0x1000, UW_RS_PRESENT },
+		};
+		const struct uw_rs_op bad_ops[] = {
+			{ 0x3000, UW_RS_ADD }, { 0x4000, UW_RS_PRESENT },
+		};
+		struct pd_maps *tm = t ? pd__thread_maps(t) : NULL;
+
+		CHECK(t && pd__unwinder_rs_replay(t, ok_ops, 3) &&
+		      pd__maps_rs_cached(tm, 0x1000) &&
+		      !pd__maps_rs_cached(tm, 0x2000),
+		      "a helper's notes the cache here agrees with: its pcs added");
+		CHECK(t && !pd__unwinder_rs_replay(t, bad_ops, 2) &&
+		      !pd__maps_rs_cached(tm, 0x3000) &&
+		      pd__maps_rs_cached(tm, 0x1000),
+		      "notes it does not agree with (a pc the helper's cache had): refused, the cache as it was");
+		CHECK(t && !pd__unwinder_rs_replay(t, ok_ops, -1),
+		      "notes lost: refused");
+	}
+out:
+	world_free(&w);
+}
+
 int main(void)
 {
 	struct utsname uts;
@@ -749,6 +842,7 @@ int main(void)
 		test_unwinder_registered();
 		test_other_inode();
 		test_tables_unread();
+		test_rs_cache();
 	}
 	return tap_done();
 }

@@ -488,13 +488,22 @@ PD_EXPORT int32_t pd_thread__tid(const struct pd_thread *t)
 	return t->tid;
 }
 
-static int process_comm(struct pd_session *s, const struct pd_comm_event *c)
+static int process_comm(struct pd_session *s, const struct pd_event *ev)
 {
+	const struct pd_comm_event *c = &ev->u.comm;
 	struct pd_thread *t = pd_session__thread(s, c->pid, c->tid);
 	const char *comm = intern(s, c->comm);
 
 	if (!t || !comm)
 		return -ENOMEM;
+	/*
+	 * An exec empties libunwind's cache of the process (perf's
+	 * __thread__set_comm() calls unwind__flush_access() for an exec
+	 * COMM of a thread whose comm was set: not for the first COMM of
+	 * a thread seen before its FORK); its maps stay, as in perf.
+	 */
+	if (t->comm_set && (ev->misc & PD_MISC_COMM_EXEC))
+		pd__maps_rs_flush(t->maps);
 	t->comm = comm;
 	t->comm_set = true;
 	return 0;
@@ -835,7 +844,7 @@ PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 		return err;
 	switch (ev->type) {
 	case PD_RECORD_COMM:
-		return process_comm(s, &ev->u.comm);
+		return process_comm(s, ev);
 	case PD_RECORD_FORK:
 		return process_fork(s, ev);
 	case PD_RECORD_MMAP:

@@ -113,7 +113,7 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 	m = space_module(&c, pc);
 	/* (a failed lookup falls back to the link register too) */
 	if (m && m->has_tables &&
-	    pd__uw_perf_lookup(&c, m, pc) == UW_LOOKUP_FOUND) {
+	    pd__uw_step_lookup(&c, m, pc, pc) == UW_LOOKUP_FOUND) {
 		frame = pd__uw_cfi_frame(c.sp, pc);
 	} else if (!m) {
 		struct pd_map *map = NULL;
@@ -132,8 +132,17 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 		caller = 0;
 	if (caller) {
 		caller = pd__uw_strip_pac(&c, caller);
-		if (!pd__uw_is_sigreturn(&c, caller))
+		if (!pd__uw_is_sigreturn(&c, caller)) {
+			/*
+			 * get_entries() steps once more from the caller
+			 * before its loop sees its 2 frames: that lookup
+			 * goes to libunwind's cache as well
+			 */
+			m = space_module(&c, caller - 1);
+			if (m && m->has_tables)
+				pd__uw_step_lookup(&c, m, caller, caller - 1);
 			caller--;
+		}
 	}
 out:
 	c.sp->cur = NULL;

@@ -191,6 +191,25 @@ struct uw_space {
 	bool mods_overlap;	/* two modules' ranges overlap */
 };
 
+/*
+ * What one unwinding did with libunwind's cache of the process (struct
+ * pd_rs_cache), in order, for a helper's result (unwind-ahead.c,
+ * unwind-jobs.c): the one who takes it does the same to its own cache
+ * and checks that its cache would have given the same answers.
+ */
+enum uw_rs_kind {
+	UW_RS_ADD = 1,		/* the tables have pc: into the cache unless
+				 * it is there */
+	UW_RS_PRESENT,		/* stepped by the cache: pc must be there */
+	UW_RS_ABSENT,		/* not stepped by the tables: pc must not be
+				 * there */
+};
+
+struct uw_rs_op {
+	uint64_t pc;
+	uint8_t kind;		/* enum uw_rs_kind */
+};
+
 struct uw_ctx {
 	struct pd_unwinder *u;
 	const struct pd_unwind_arch *a;	/* the sample's registers */
@@ -271,6 +290,11 @@ struct pd_unwinder {
 	bool warned_frame_reg;
 	enum pd_unwind_stop last_stop;	/* of the last user_stack() */
 	const char *last_dso;
+	/* what the last unwinding did with libunwind's cache, kept when
+	 * rs_trace (a helper's unwinder): max_stack + 1 entries */
+	bool rs_trace;
+	struct uw_rs_op *rs_ops;
+	int nr_rs_ops;
 	/* a helper unwinding ahead (opts.jobs), started on the first
 	 * stack to unwind */
 	struct pd__uw_ahead *ahead;

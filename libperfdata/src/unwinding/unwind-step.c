@@ -169,6 +169,46 @@ static void no_tables(struct uw_ctx *c, uint64_t addr, const struct uw_mod *m)
 }
 
 /*
+ * libunwind's find_reg_state() before a step from the frame at pc with
+ * tables (its file's, looked up at 'at'): the register state its cache of
+ * the process keeps for pc (struct pd_rs_cache: the last 128 pcs stepped
+ * from with tables), else the table lookup (pd__uw_perf_lookup()), whose
+ * entry then goes into the cache. A pc found there is stepped from by
+ * its tables even where the lookup would no longer find them: the maps
+ * changed since (a lower map of the file, after which perf reads the
+ * tables at a wrong base). Only what perf unwinds comes here, so the
+ * cache sees what perf's does. A helper's unwinder (rs_trace) looks up
+ * pcs the cache has too, and notes what it did (struct uw_rs_op).
+ */
+enum uw_lookup_res pd__uw_step_lookup(struct uw_ctx *c, struct uw_mod *m,
+				      uint64_t pc, uint64_t at)
+{
+	struct pd_unwinder *u = c->u;
+	struct pd_maps *maps = c->sp->maps;
+	bool cached = pd__maps_rs_cached(maps, pc);
+	enum uw_lookup_res res;
+
+	if (cached && !u->rs_trace)
+		return UW_LOOKUP_FOUND;
+	res = pd__uw_perf_lookup(c, m, at);
+	if (!cached && res == UW_LOOKUP_FOUND)
+		pd__maps_rs_add(maps, pc);
+	if (u->rs_trace && u->nr_rs_ops >= 0) {
+		struct uw_rs_op *op = &u->rs_ops[u->nr_rs_ops];
+
+		if (u->nr_rs_ops > u->o.max_stack) {
+			u->nr_rs_ops = -1;	/* the helper's answer is lost */
+		} else {
+			op->pc = pc;
+			op->kind = res == UW_LOOKUP_FOUND ? UW_RS_ADD :
+				   cached ? UW_RS_PRESENT : UW_RS_ABSENT;
+			u->nr_rs_ops++;
+		}
+	}
+	return cached ? UW_LOOKUP_FOUND : res;
+}
+
+/*
  * One frame of a pass at pc (as libdw has it): into c->ips, and whether
  * the pass may step from it (DWARF_CB_OK) or ends here.
  */
@@ -197,7 +237,19 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	ip->activation = c->n == 0 || (c->a->sigframe ? sig : c->after_sigreturn);
 	c->after_sigreturn = sig;
 	c->n++;
+	/* where libunwind looks the frame's tables up (as libdw does) */
+	at = ip->activation || (c->pass_n == 1 && c->resume_exact) ? pc : pc - 1;
 	if (c->n >= c->max) {
+		/*
+		 * get_entries() steps once more before its loop sees
+		 * max_stack reached: a step from this frame, whose lookup
+		 * libunwind's cache keeps as any other
+		 */
+		if (!(sig && c->a->sigframe)) {
+			m = space_module(c, at);
+			if (m && m->has_tables)
+				pd__uw_step_lookup(c, m, pc, at);
+		}
 		c->stop = PD_UNWIND_STOP_MAX;
 		return DWARF_CB_ABORT;
 	}
@@ -205,8 +257,6 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 		sigframe_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
-	/* where libunwind looks the frame's tables up (as libdw does) */
-	at = ip->activation || (c->pass_n == 1 && c->resume_exact) ? pc : pc - 1;
 	/* the next step needs this frame's unwind tables (find_proc_info) */
 	m = space_module(c, at);
 	if (!m || !m->has_tables) {
@@ -224,7 +274,7 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	c->read_failed = false;
 	c->read_beyond = false;
 	c->stop = PD_UNWIND_STOP_NO_CFI;	/* unless libdw steps on */
-	switch (pd__uw_perf_lookup(c, m, at)) {
+	switch (pd__uw_step_lookup(c, m, pc, at)) {
 	case UW_LOOKUP_NONE:
 		/*
 		 * Tables perf misreads, or without an entry for pc:

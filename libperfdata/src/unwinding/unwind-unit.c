@@ -8,11 +8,13 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <perfdata/session.h>
 #include <perfdata/symbols.h>
 #include <perfdata/unwind.h>
 
+#include "unwind-core.h"
 #include "unwind-unit.h"
 
 void pd__uw_unit_free(struct pd__uw_unit *w)
@@ -71,6 +73,7 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 {
 	const struct pd_sample *smp = &ev->u.sample;
 	struct pd_thread *t;
+	const struct uw_rs_op *ops;
 	const char *dso = NULL;
 	int n, i, k = 0;
 
@@ -85,6 +88,9 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 	res->stop = pd_unwinder__stop(w->u, &dso);
 	res->dso = dso;
 	res->n = n;
+	res->nr_ops = pd__unwinder_rs_ops(w->u, &ops);
+	if (res->nr_ops > 0)
+		memcpy(res->ops, ops, (size_t)res->nr_ops * sizeof(*ops));
 	for (i = 0; i < n; i++) {
 		/* a zero return address ends libunwind's chain: no frame */
 		if (!w->ips[i].pc)

@@ -63,15 +63,19 @@
 #include "unwind-core.h"
 #include "unwind-step.h"
 
-/* The frames of the helper's unwinding of ev, as ours would be; 0 when
- * it has none. */
-static int from_helper(struct pd_unwinder *u, const struct pd_event *ev,
-		       struct pd_unwind_ip *ips, int max)
+/*
+ * The frames of the helper's unwinding of ev, as ours would be; 0 when
+ * it has none, or when libunwind's cache of t's process here would have
+ * given another answer than the helper's (pd__unwinder_rs_replay()).
+ */
+static int from_helper(struct pd_unwinder *u, struct pd_thread *t,
+		       const struct pd_event *ev, struct pd_unwind_ip *ips,
+		       int max)
 {
 	struct pd__uw_ahead_res res;
 
 	if (!pd__uw_ahead_take(u->ahead, ev, max, &res) || res.n <= 0 ||
-	    res.n > max)
+	    res.n > max || !pd__unwinder_rs_replay(t, res.ops, res.nr_ops))
 		return 0;
 	if (res.warned_frame_reg)
 		pd__uw_warn_frame_reg(u);
@@ -112,7 +116,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		u->ahead = pd__uw_ahead_start(u->s, u->r, &u->o);
 	}
 	if (u->ahead) {
-		int n = from_helper(u, ev, ips, st.max);
+		int n = from_helper(u, t, ev, ips, st.max);
 
 		if (n > 0)
 			return n;
