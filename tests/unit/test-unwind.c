@@ -11,8 +11,9 @@
  * the unwinder perf registers per process, where perf thinks a file is
  * (its lowest map of the same file: device and inode, less the offset),
  * a failed read of the tables, libunwind's cache of register states per
- * process.
+ * process, and a step from a register a guess left without a value.
  */
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -413,6 +414,8 @@ static uint64_t fn_inner_hot, fn_middle, fn_outer, fn_run, fn_main,
 static struct { uint64_t start, len, pgoff; } seg[8];
 static unsigned int nr_seg;
 static uint64_t file_len;
+/* a pc no FDE covers, and one whose CFA is rbx plus an offset */
+static uint64_t pc_no_fde, pc_cfa_rbx;
 static uint64_t sregs[24], words[32];
 
 struct world {
@@ -549,13 +552,14 @@ static int unwind_pid(struct world *w, uint32_t pid, const struct pd_event *ev,
 	return t ? pd_unwinder__user_stack(w->u, t, ev, ips, max) : -ENOMEM;
 }
 
-/* The program's layout and functions. */
+/* The program's layout, functions and two pcs of its CFI. */
 static bool prog_setup(void)
 {
 	const char *top = getenv("PD_TOP");
 	Dwarf_CFI *cfi = NULL;
 	Elf *elf = NULL;
 	size_t i, phnum;
+	uint64_t pc;
 	bool ok = false;
 	int fd;
 
@@ -594,6 +598,32 @@ static bool prog_setup(void)
 	fn_start = sym_addr(elf, "_start");
 	fn_leaf_cold = sym_addr(elf, "leaf_cold");
 	fn_other_work = sym_addr(elf, "other_work");
+	/* the loader's first page of code: .init, before every FDE */
+	for (i = 0; i < nr_seg && !pc_no_fde; i++) {
+		Dwarf_Frame *f = NULL;
+
+		if (seg[i].start > fn_main || fn_main >= seg[i].start + seg[i].len)
+			continue;
+		pc = seg[i].start + 4;
+		if (dwarf_cfi_addrframe(cfi, pc, &f))
+			pc_no_fde = pc;
+		free(f);
+		/* a row of glibc's whose CFA is rbx plus an offset */
+		for (pc = seg[i].start; pc < seg[i].start + seg[i].len &&
+		     !pc_cfa_rbx; pc += 4) {
+			Dwarf_Op *ops;
+			size_t nops;
+
+			f = NULL;
+			if (!dwarf_cfi_addrframe(cfi, pc, &f) &&
+			    !dwarf_frame_cfa(f, &ops, &nops) && nops == 1 &&
+			    ((ops[0].atom == DW_OP_breg3 && ops[0].number) ||
+			     (ops[0].atom == DW_OP_bregx && ops[0].number == 3 &&
+			      ops[0].number2)))
+				pc_cfa_rbx = pc + 1;	/* a return address */
+			free(f);
+		}
+	}
 	ok = nr_seg >= 3 && fn_inner_hot && fn_middle && fn_outer && fn_run &&
 	     fn_main && fn_start && fn_leaf_cold && fn_other_work;
 out:
@@ -822,6 +852,43 @@ out:
 	world_free(&w);
 }
 
+/*
+ * After a guessed step libunwind knows the frame pointer, the stack
+ * pointer and the pc only: a caller whose CFA is computed from another
+ * register (here rbx, in glibc code) fails the step, and the chain ends
+ * at that caller; libdw's frame-pointer fallback would go on (to a zero
+ * return address, a frame 0 more).
+ */
+static void test_cfa_after_guess(void)
+{
+	struct pd_unwind_ip ips[16];
+	struct pd_event ev;
+	struct world w;
+	int n;
+
+	if (!pc_no_fde || !pc_cfa_rbx) {
+		printf("ok %d # skip no pc without an FDE, or none with its CFA from rbx, in %s\n",
+		       ++tap_n, prog);
+		return;
+	}
+	if (!world_new(&w))
+		goto out;
+	map_prog(&w, 50, 0, ALL_SEGS);
+	memset(words, 0, sizeof(words));
+	/* rbp = sp + 0x10: [rbp] the next rbp (sp + 0x30), [rbp + 8] the
+	 * return address; at the next rbp a zero return address */
+	words[2] = STACK_SP + 0x30;
+	words[3] = pc_cfa_rbx;
+	chain_sample(&ev, 50, pc_no_fde, STACK_SP + 0x10, 10);
+	n = unwind_pid(&w, 50, &ev, ips, 16);
+	CHECK(n == 2 && ips[0].pc == pc_no_fde && ips[1].pc == pc_cfa_rbx &&
+	      pd_unwinder__stop(w.u, NULL) == PD_UNWIND_STOP_REGS,
+	      "a guessed step to a pc whose CFA is rbx-based: two frames, the chain ends (got %d)",
+	      n);
+out:
+	world_free(&w);
+}
+
 int main(void)
 {
 	struct utsname uts;
@@ -843,6 +910,7 @@ int main(void)
 		test_other_inode();
 		test_tables_unread();
 		test_rs_cache();
+		test_cfa_after_guess();
 	}
 	return tap_done();
 }

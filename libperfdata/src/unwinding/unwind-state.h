@@ -221,6 +221,12 @@ struct uw_ctx {
 	bool read_failed;	/* a read failed in the current step */
 	bool after_sigreturn;	/* the last frame was a signal trampoline */
 	bool read_beyond;	/* a read above the stack copy in this step */
+	/*
+	 * Registers libunwind has a location for: the sample's, or those a
+	 * guessed step left (it forgets the others), and those the steps
+	 * since gave values (a register without a rule keeps its place)
+	 */
+	uint64_t lu_regs;
 	enum pd_unwind_stop stop;	/* why the chain ended */
 	const char *stop_dso;	/* the file it needed, for some stops */
 	/* libunwind's guessed step (arch->guess), or a return address

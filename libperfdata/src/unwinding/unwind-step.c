@@ -209,6 +209,40 @@ enum uw_lookup_res pd__uw_step_lookup(struct uw_ctx *c, struct uw_mod *m,
 }
 
 /*
+ * Whether libunwind can compute the CFA of the frame at 'at': its
+ * dwarf_step() fails (-UNW_EBADREG, no frame more) when the register
+ * the CFA is computed from has no location, as after a guessed step
+ * every register but the frame and stack pointers and the pc.
+ */
+static bool cfa_reg_known(struct uw_ctx *c, const struct uw_frame *f,
+			  uint64_t at)
+{
+	uint64_t all = (1ULL << c->a->nr_dwarf) - 1;
+	const struct pd_row *row;
+	struct pd_row tmp;
+
+	/* (as it is until a guess) */
+	if ((c->lu_regs & all) == all)
+		return true;
+	row = pd__uw_space_row(c->u, c->sp, at, &tmp);
+	if (!row->cfa_reg_ok || (c->lu_regs >> row->cfa_reg & 1))
+		return true;
+	if (!f->state)
+		return false;
+#ifdef HAVE_DWFL_FRAME_REG
+	{
+		Dwarf_Word w;
+
+		/* one libdw knows, libunwind knows too */
+		if (dwfl_frame_reg(f->state, row->cfa_reg, &w))
+			return false;
+		c->lu_regs |= 1ULL << row->cfa_reg;
+	}
+#endif
+	return true;
+}
+
+/*
  * One frame of a pass at pc (as libdw has it): into c->ips, and whether
  * the pass may step from it (DWARF_CB_OK) or ends here.
  */
@@ -227,6 +261,9 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 		return resume_stripped(c, f, pd__uw_strip_pac(c, pc));
 	ip = &c->ips[c->n];
 	ip->pc = pc;
+	/* registers the steps gave values: libunwind has them too */
+	if (!f->state)
+		c->lu_regs |= f->set;
 	/*
 	 * perf asks unw_is_signal_frame() of each frame after stepping to
 	 * it, and libunwind answers yes for the frame whose registers came
@@ -291,6 +328,12 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 		return DWARF_CB_ABORT;
 	case UW_LOOKUP_FOUND:
 		break;
+	}
+	if (!cfa_reg_known(c, f, at)) {
+		c->stop = PD_UNWIND_STOP_REGS;
+		if (c->a->guess_any_failure)
+			guess_step(c, f, pc);
+		return DWARF_CB_ABORT;
 	}
 	return DWARF_CB_OK;
 }
