@@ -189,7 +189,7 @@ fail:
 	return NULL;
 }
 
-static PyObject *u64_tuple(const uint64_t *v, uint64_t n)
+PyObject *pdpy_u64_tuple(const uint64_t *v, uint64_t n)
 {
 	PyObject *t = PyTuple_New((Py_ssize_t)n);
 	uint64_t i;
@@ -236,7 +236,7 @@ PyObject *pdpy_events_tuple(const struct pd_reader *r, PyObject **names)
 		if (!name || PyList_Append(nl, name) ||
 		    put(d, "name", name) ||
 		    put(d, "idx", PyLong_FromLong(e->idx)) ||
-		    put(d, "ids", u64_tuple(e->ids, e->nr_ids)) ||
+		    put(d, "ids", pdpy_u64_tuple(e->ids, e->nr_ids)) ||
 		    put(d, "sample_fields", sample_fields(e->attr.sample_type)) ||
 		    put(d, "attr", pdpy_attr_dict(&e->attr))) {
 			Py_DECREF(d);
@@ -300,7 +300,7 @@ static PyObject *event_desc(const struct pd_features *f)
 		PyObject *d = PyDict_New();
 
 		if (!d || put_str(d, "name", e->name) ||
-		    put(d, "ids", u64_tuple(e->ids, e->nr_ids)) ||
+		    put(d, "ids", pdpy_u64_tuple(e->ids, e->nr_ids)) ||
 		    put(d, "attr", pdpy_attr_dict(&e->attr))) {
 			Py_XDECREF(d);
 			d = NULL;

@@ -129,6 +129,8 @@ int pdpy_roots(PyObject *o, char ***out);
 void pdpy_roots_free(char **roots);
 
 /* describe.c: the header, features and attrs as Python values */
+/* a tuple of ints of n values (NULL and an exception when out of memory) */
+PyObject *pdpy_u64_tuple(const uint64_t *v, uint64_t n);
 PyObject *pdpy_header_dict(const struct pd_reader *r);
 PyObject *pdpy_features_dict(const struct pd_reader *r);
 PyObject *pdpy_attr_dict(const struct pd_attr *a);

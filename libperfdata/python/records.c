@@ -134,23 +134,6 @@ static int put_bool(PyObject *d, const char *key, bool v)
 	return put(d, key, PyBool_FromLong(v));
 }
 
-static PyObject *u64s(const uint64_t *v, uint64_t n)
-{
-	PyObject *t = PyTuple_New((Py_ssize_t)n);
-	uint64_t i;
-
-	for (i = 0; t && i < n; i++) {
-		PyObject *x = PyLong_FromUnsignedLongLong(v[i]);
-
-		if (!x) {
-			Py_CLEAR(t);
-			break;
-		}
-		PyTuple_SET_ITEM(t, (Py_ssize_t)i, x);
-	}
-	return t;
-}
-
 static PyObject *read_values(const struct pd_read *rd)
 {
 	PyObject *vals = PyList_New(0);
@@ -177,7 +160,7 @@ static PyObject *regs(const struct pd_regs *r)
 {
 	return Py_BuildValue("{s:K,s:K,s:N}", "abi", (unsigned long long)r->abi,
 			     "mask", (unsigned long long)r->mask, "regs",
-			     u64s(r->regs, r->nr));
+			     pdpy_u64_tuple(r->regs, r->nr));
 }
 
 static PyObject *branches(const struct pd_sample *s)
@@ -223,7 +206,7 @@ static int sample_fields(PyObject *d, const struct pd_sample *s)
 	if (t & PD_SAMPLE_READ && put(d, "read", read_values(&s->read)))
 		return -1;
 	if (t & PD_SAMPLE_CALLCHAIN &&
-	    put(d, "callchain", u64s(s->callchain.ips, s->callchain.nr)))
+	    put(d, "callchain", pdpy_u64_tuple(s->callchain.ips, s->callchain.nr)))
 		return -1;
 	if (t & PD_SAMPLE_RAW && put_bytes(d, "raw", s->raw.data, s->raw.size))
 		return -1;
@@ -506,11 +489,11 @@ static int type_fields(PyObject *d, const struct pd_event *ev)
 		return put_u64(d, "hw_id", u->aux_output_hw_id.hw_id);
 	case PD_RECORD_CALLCHAIN_DEFERRED:
 		return put_u64(d, "cookie", u->callchain_deferred.cookie) ||
-		       put(d, "callchain", u64s(u->callchain_deferred.ips,
+		       put(d, "callchain", pdpy_u64_tuple(u->callchain_deferred.ips,
 						u->callchain_deferred.nr));
 	case PD_RECORD_HEADER_ATTR:
 		return put_i64(d, "evsel_idx", u->attr.evsel_idx) ||
-		       put(d, "ids", u64s(u->attr.ids, u->attr.nr_ids));
+		       put(d, "ids", pdpy_u64_tuple(u->attr.ids, u->attr.nr_ids));
 	case PD_RECORD_HEADER_TRACING_DATA:
 		return put_u64(d, "data_size", u->tracing_data.size);
 	case PD_RECORD_HEADER_BUILD_ID:
@@ -536,7 +519,7 @@ static int type_fields(PyObject *d, const struct pd_event *ev)
 	}
 	case PD_RECORD_AUXTRACE_INFO:
 		return put_u64(d, "auxtrace_type", u->auxtrace_info.type) ||
-		       put(d, "priv", u64s(u->auxtrace_info.priv, u->auxtrace_info.nr_priv));
+		       put(d, "priv", pdpy_u64_tuple(u->auxtrace_info.priv, u->auxtrace_info.nr_priv));
 	case PD_RECORD_AUXTRACE:
 		return put_u64(d, "aux_size", u->auxtrace.size) ||
 		       put_u64(d, "aux_offset", u->auxtrace.offset) ||
