@@ -3,8 +3,17 @@
  * The unwinder's rules that need no recording: perf's register order,
  * samples perf does not unwind (no registers, an empty or lying stack
  * copy, registers without ip or sp), a sample of a process with no maps
- * (the ip alone), and libunwind's frame-pointer and PLT guesses.
+ * (nothing: perf has no unwinder for it) or only the vdso (the ip
+ * alone), and libunwind's frame-pointer and PLT guesses. Then the
+ * situations of system-wide profiles where perf's unwinding depends on
+ * the process's history, built from hand-made records over a program of
+ * testdata (burn-nofp, static, with .eh_frame_hdr) and hand-made stacks:
+ * the unwinder perf registers per process, where perf thinks a file is
+ * (its lowest map of the same file: device and inode, less the offset),
+ * a failed read of the tables, libunwind's cache of register states per
+ * process, and a step from a register a guess left without a value.
  */
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -12,15 +21,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <perfdata/format.h>
 #include <perfdata/session.h>
 #include <perfdata/unwind.h>
 
+#include "session/session-maps.h"
 #include "tap.h"
+#include "session/session-internal.h"
 #include "unwinding/unwind-arch.h"
 #include "unwinding/unwind-arm64.h"
+#include "unwinding/unwind-core.h"
 
 #define FULL_MASK	0xff0fffULL	/* perf's x86_64 user regs: no DS-GS */
 
@@ -301,6 +314,29 @@ static void test_regs(void)
 	      "a register past nr is not read");
 }
 
+/* An MMAP2 of pid's: device 8:1, inode ino (0: none) */
+static void mmap_event(struct pd_session *s, uint32_t pid, const char *path,
+		       uint64_t start, uint64_t len, uint64_t pgoff,
+		       uint64_t ino, uint32_t prot)
+{
+	struct pd_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PD_RECORD_MMAP2;
+	ev.misc = PD_MISC_USER;
+	ev.u.mmap.pid = ev.u.mmap.tid = pid;
+	ev.u.mmap.start = start;
+	ev.u.mmap.len = len;
+	ev.u.mmap.pgoff = pgoff;
+	ev.u.mmap.maj = ino ? 8 : 0;
+	ev.u.mmap.min = ino ? 1 : 0;
+	ev.u.mmap.ino = ino;
+	ev.u.mmap.prot = prot;
+	ev.u.mmap.filename = path;
+	if (pd_session__event(s, &ev))
+		CHECK(0, "MMAP2 %s taken", path);
+}
+
 static void test_samples(void)
 {
 	struct pd_symbolizer_opts so = { .sz = sizeof(so) };
@@ -317,9 +353,15 @@ static void test_samples(void)
 	if (!u || !t)
 		goto out;
 	sample(&ev, FULL_MASK, 2, sizeof(stack), sizeof(stack));
+	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 0 &&
+	      pd_unwinder__stop(u, NULL) == PD_UNWIND_STOP_NO_ELF &&
+	      pd_unwinder__sample_frames(u, t, &ev, frames, 8) == 0,
+	      "no maps: no frame at all, not even the ip (perf registers no unwinder for the process)");
+	/* perf's own vdso, always there: an unwinder */
+	mmap_event(s, 42, "[vdso]", 0x7fff0000, 0x2000, 0, 0, 0);
 	CHECK(pd_unwinder__user_stack(u, t, &ev, ips, 8) == 1 &&
 	      ips[0].pc == 0x401234 && ips[0].activation,
-	      "no maps: the sampled ip alone, as perf");
+	      "the vdso mapped: the sampled ip alone (outside every map), as perf");
 	CHECK(pd_unwinder__sample_frames(u, t, &ev, frames, 8) == 1 &&
 	      frames[0].ip == 0x401234 && !frames[0].has_map,
 	      "frames: the ip, unresolved");
@@ -357,12 +399,518 @@ out:
 	pd_symbolizer__free(sym);
 }
 
+
+/* ---- system-wide situations, over testdata/bin/burn-nofp ---- */
+
+#define PROT_R		1
+#define PROT_RX		5
+#define STACK_SP	0x7ffc0000ULL
+#define LOW		0x100000ULL	/* a lower map of the program */
+
+static char prog[4096];
+static uint64_t fn_inner_hot, fn_middle, fn_outer, fn_run, fn_main,
+		fn_start, fn_leaf_cold, fn_other_work;
+/* the program's PT_LOADs as maps (page-aligned start, length, offset) */
+static struct { uint64_t start, len, pgoff; } seg[8];
+static unsigned int nr_seg;
+static uint64_t file_len;
+/* a pc no FDE covers, and one whose CFA is rbx plus an offset */
+static uint64_t pc_no_fde, pc_cfa_rbx;
+static uint64_t sregs[24], words[32];
+
+struct world {
+	struct pd_symbolizer *sym;
+	struct pd_session *s;
+	struct pd_unwinder *u;
+};
+
+static bool world_new(struct world *w)
+{
+	struct pd_symbolizer_opts so = { .sz = sizeof(so), .no_debuginfod = true };
+	struct pd_session_opts xo = { .sz = sizeof(xo) };
+
+	memset(w, 0, sizeof(*w));
+	w->sym = pd_symbolizer__new(&so);
+	xo.symbolizer = w->sym;
+	if (w->sym)
+		w->s = pd_session__new(NULL, &xo);
+	if (w->s)
+		w->u = pd_unwinder__new(w->s, NULL, NULL);
+	return w->u;
+}
+
+static void world_free(struct world *w)
+{
+	pd_unwinder__free(w->u);
+	pd_session__free(w->s);
+	pd_symbolizer__free(w->sym);
+}
+
+enum { ALL_SEGS, CODE_ONLY, NOT_FIRST };
+
+/*
+ * The program mapped as the loader maps it, file inode ino: all its
+ * segments, or only the code's, or all but the first (their records
+ * lost)
+ */
+static void map_prog(struct world *w, uint32_t pid, uint64_t ino, int which)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_seg; i++) {
+		bool code = seg[i].start <= fn_main &&
+			    fn_main < seg[i].start + seg[i].len;
+
+		if ((which == CODE_ONLY && !code) || (which == NOT_FIRST && !i))
+			continue;
+		mmap_event(w->s, pid, prog, seg[i].start, seg[i].len,
+			   seg[i].pgoff, ino, code ? PROT_RX : PROT_R);
+	}
+}
+
+static void task_event(struct world *w, uint32_t type, uint32_t pid,
+		       uint32_t ppid, const char *comm, bool exec)
+{
+	struct pd_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	if (type == PD_RECORD_COMM) {
+		ev.misc = exec ? PD_MISC_COMM_EXEC : 0;
+		ev.u.comm.pid = ev.u.comm.tid = pid;
+		ev.u.comm.comm = comm;
+	} else {
+		ev.u.fork.pid = ev.u.fork.tid = pid;
+		ev.u.fork.ppid = ev.u.fork.ptid = ppid;
+	}
+	if (pd_session__event(w->s, &ev))
+		CHECK(0, "record %u of %u taken", type, pid);
+}
+
+/* A DWARF sample of pid at ip with rbp, its stack copy words[0..n) at sp. */
+static void chain_sample(struct pd_event *ev, uint32_t pid, uint64_t ip,
+			 uint64_t bp, unsigned int n)
+{
+	unsigned int i, k = 0;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->type = PD_RECORD_SAMPLE;
+	ev->u.sample.sample_type = PD_SAMPLE_IP | PD_SAMPLE_TID |
+				   PD_SAMPLE_CALLCHAIN | PD_SAMPLE_REGS_USER |
+				   PD_SAMPLE_STACK_USER;
+	ev->u.sample.pid = ev->u.sample.tid = pid;
+	ev->u.sample.ip = ip;
+	for (i = 0; i < 24; i++) {
+		if (!(FULL_MASK & (1ULL << i)))
+			continue;
+		sregs[k++] = i == 6 ? bp : i == 7 ? STACK_SP : i == 8 ? ip :
+			     0x100 + i;
+	}
+	ev->u.sample.user_regs.abi = 2;
+	ev->u.sample.user_regs.mask = FULL_MASK;
+	ev->u.sample.user_regs.nr = k;
+	ev->u.sample.user_regs.regs = sregs;
+	/* (perf's access_mem() does not read the last word of its copy) */
+	ev->u.sample.user_stack.size = (n + 1) * 8;
+	ev->u.sample.user_stack.dyn_size = (n + 1) * 8;
+	ev->u.sample.user_stack.data = words;
+}
+
+/*
+ * A chain of calls caught at their callees' first instructions (CFA =
+ * sp + 8, the return address at sp): inner_hot, called from middle, from
+ * outer, run, main and _start, whose return address is undefined. The
+ * return addresses are each caller's entry + 1, looked up at its entry.
+ * rbp 0: a guessed step anywhere ends the chain.
+ */
+static void entry_chain(struct pd_event *ev, uint32_t pid)
+{
+	memset(words, 0, sizeof(words));
+	words[0] = fn_middle + 1;
+	words[1] = fn_outer + 1;
+	words[2] = fn_run + 1;
+	words[3] = fn_main + 1;
+	words[4] = fn_start + 1;
+	chain_sample(ev, pid, fn_inner_hot, 0, 6);
+}
+
+static bool is_entry_chain(const struct pd_unwind_ip *ips, int n)
+{
+	return n == 6 && ips[0].pc == fn_inner_hot && ips[0].activation &&
+	       ips[1].pc == fn_middle + 1 && !ips[1].activation &&
+	       ips[2].pc == fn_outer + 1 && ips[3].pc == fn_run + 1 &&
+	       ips[4].pc == fn_main + 1 && ips[5].pc == fn_start + 1;
+}
+
+/* n frames, from pid's thread */
+static int unwind_pid(struct world *w, uint32_t pid, const struct pd_event *ev,
+		      struct pd_unwind_ip *ips, int max)
+{
+	struct pd_thread *t = pd_session__thread(w->s, (int32_t)pid,
+						 (int32_t)pid);
+
+	return t ? pd_unwinder__user_stack(w->u, t, ev, ips, max) : -ENOMEM;
+}
+
+/* The program's layout, functions and two pcs of its CFI. */
+static bool prog_setup(void)
+{
+	const char *top = getenv("PD_TOP");
+	Dwarf_CFI *cfi = NULL;
+	Elf *elf = NULL;
+	size_t i, phnum;
+	uint64_t pc;
+	bool ok = false;
+	int fd;
+
+	char rel[4096];
+
+	/* recorded paths are absolute */
+	snprintf(rel, sizeof(rel), "%s/testdata/bin/burn-nofp", top ? top : ".");
+	if (!realpath(rel, prog))
+		snprintf(prog, sizeof(prog), "%s", rel);
+	fd = open(prog, O_RDONLY);
+	elf_version(EV_CURRENT);
+	if (fd >= 0)
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf)
+		cfi = dwarf_getcfi_elf(elf);
+	if (!cfi || elf_getphdrnum(elf, &phnum))
+		goto out;
+	file_len = (uint64_t)lseek(fd, 0, SEEK_END);
+	for (i = 0; i < phnum && nr_seg < 8; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    (ph.p_flags & PF_W))
+			continue;
+		seg[nr_seg].start = ph.p_vaddr & ~0xfffULL;
+		seg[nr_seg].pgoff = ph.p_offset & ~0xfffULL;
+		seg[nr_seg].len = ((ph.p_vaddr + ph.p_filesz + 0xfff) & ~0xfffULL) -
+				  seg[nr_seg].start;
+		nr_seg++;
+	}
+	fn_inner_hot = sym_addr(elf, "inner_hot");
+	fn_middle = sym_addr(elf, "middle");
+	fn_outer = sym_addr(elf, "outer");
+	fn_run = sym_addr(elf, "run");
+	fn_main = sym_addr(elf, "main");
+	fn_start = sym_addr(elf, "_start");
+	fn_leaf_cold = sym_addr(elf, "leaf_cold");
+	fn_other_work = sym_addr(elf, "other_work");
+	/* the loader's first page of code: .init, before every FDE */
+	for (i = 0; i < nr_seg && !pc_no_fde; i++) {
+		Dwarf_Frame *f = NULL;
+
+		if (seg[i].start > fn_main || fn_main >= seg[i].start + seg[i].len)
+			continue;
+		pc = seg[i].start + 4;
+		if (dwarf_cfi_addrframe(cfi, pc, &f))
+			pc_no_fde = pc;
+		free(f);
+		/* a row of glibc's whose CFA is rbx plus an offset */
+		for (pc = seg[i].start; pc < seg[i].start + seg[i].len &&
+		     !pc_cfa_rbx; pc += 4) {
+			Dwarf_Op *ops;
+			size_t nops;
+
+			f = NULL;
+			if (!dwarf_cfi_addrframe(cfi, pc, &f) &&
+			    !dwarf_frame_cfa(f, &ops, &nops) && nops == 1 &&
+			    ((ops[0].atom == DW_OP_breg3 && ops[0].number) ||
+			     (ops[0].atom == DW_OP_bregx && ops[0].number == 3 &&
+			      ops[0].number2)))
+				pc_cfa_rbx = pc + 1;	/* a return address */
+			free(f);
+		}
+	}
+	ok = nr_seg >= 3 && fn_inner_hot && fn_middle && fn_outer && fn_run &&
+	     fn_main && fn_start && fn_leaf_cold && fn_other_work;
+out:
+	if (cfi)
+		dwarf_cfi_end(cfi);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/*
+ * perf registers its unwinder for a process only with a map of a file it
+ * reads as ELF, or the vdso (unwind__prepare_access()); a forked process
+ * gets one when a map it copies is such a file.
+ */
+static void test_unwinder_registered(void)
+{
+	struct pd_unwind_ip ips[16];
+	struct pd_event ev;
+	struct world w;
+	char txt[4096];
+
+	if (!world_new(&w))
+		goto out;
+	entry_chain(&ev, 10);
+	CHECK(unwind_pid(&w, 10, &ev, ips, 16) == 0 &&
+	      pd_unwinder__stop(w.u, NULL) == PD_UNWIND_STOP_NO_ELF,
+	      "a process with no map (its MMAP records lost): no frame");
+	snprintf(txt, sizeof(txt), "%s", prog);
+	strcpy(strrchr(txt, '/') + 1, "../README.md");
+	mmap_event(w.s, 10, txt, fn_main & ~0xfffULL, 0x1000, 0, 0, PROT_RX);
+	CHECK(unwind_pid(&w, 10, &ev, ips, 16) == 0,
+	      "... and with a map of a file that is not ELF: none still");
+	map_prog(&w, 11, 0, ALL_SEGS);
+	entry_chain(&ev, 11);
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 11, &ev, ips, 16)),
+	      "a process with the program mapped: the whole chain");
+	task_event(&w, PD_RECORD_FORK, 12, 11, NULL, false);
+	entry_chain(&ev, 12);
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 12, &ev, ips, 16)),
+	      "its child (the maps copied at fork): the whole chain");
+	task_event(&w, PD_RECORD_FORK, 13, 10, NULL, false);
+	entry_chain(&ev, 13);
+	CHECK(unwind_pid(&w, 13, &ev, ips, 16) == 0,
+	      "the child of a process without one: no frame");
+out:
+	world_free(&w);
+}
+
+/*
+ * Where perf reads a file's tables: at the start less the offset of the
+ * lowest map of the same DSO (same path, device and inode), less the
+ * first PT_LOAD's page. A container's copy of a file (another inode)
+ * mapped above the host's copy the process kept from before its exec is
+ * another DSO: its own maps place it, and perf unwinds through it.
+ */
+static void test_other_inode(void)
+{
+	struct pd_unwind_ip ips[16];
+	struct pd_event ev;
+	struct world w;
+
+	if (!world_new(&w))
+		goto out;
+	mmap_event(w.s, 20, prog, LOW, (file_len + 0xfff) & ~0xfffULL, 0, 111,
+		   PROT_RX);
+	map_prog(&w, 20, 222, ALL_SEGS);
+	entry_chain(&ev, 20);
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 20, &ev, ips, 16)),
+	      "the same path lower with another inode (the host's file): tables read at the file's own base, the whole chain");
+	mmap_event(w.s, 21, prog, LOW, (file_len + 0xfff) & ~0xfffULL, 0, 222,
+		   PROT_RX);
+	map_prog(&w, 21, 222, ALL_SEGS);
+	entry_chain(&ev, 21);
+	CHECK(unwind_pid(&w, 21, &ev, ips, 16) == 1 &&
+	      ips[0].pc == fn_inner_hot &&
+	      pd_unwinder__stop(w.u, NULL) == PD_UNWIND_STOP_NO_CFI,
+	      "the same file lower (same inode): a wrong base, no entry found, the guess ends the chain (rbp 0)");
+	/*
+	 * the first page's record lost, the code's and the tables' there:
+	 * the lowest map is the code's, at offset 0x1000 (a frame-pointer
+	 * chain at rbp = sp + 0x40 for a guess to follow)
+	 */
+	map_prog(&w, 22, 0, NOT_FIRST);
+	entry_chain(&ev, 22);
+	words[8] = 0;
+	words[9] = fn_other_work + 1;
+	ev.u.sample.user_stack.size = ev.u.sample.user_stack.dyn_size = 11 * 8;
+	sregs[6] = STACK_SP + 0x40;
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 22, &ev, ips, 16)),
+	      "the first page's map lost: the file starts at the code's map's start less its offset, the whole chain");
+out:
+	world_free(&w);
+}
+
+/*
+ * A read of the tables outside the stack copy and every map fails
+ * libunwind's step: no guess, the chain ends (perf 6.1.91 and later take
+ * the lowest map's start less its offset for the file's start: the
+ * right one when only the code's map was recorded).
+ */
+static void test_tables_unread(void)
+{
+	struct pd_unwind_ip ips[16];
+	struct pd_event ev;
+	struct world w;
+
+	if (!world_new(&w))
+		goto out;
+	/* a frame-pointer chain a guess would follow: rbp at sp + 0x40 */
+	map_prog(&w, 30, 0, CODE_ONLY);
+	entry_chain(&ev, 30);
+	words[8] = 0;
+	words[9] = fn_other_work + 1;
+	ev.u.sample.user_stack.size = ev.u.sample.user_stack.dyn_size = 11 * 8;
+	sregs[6] = STACK_SP + 0x40;	/* rbp */
+	CHECK(unwind_pid(&w, 30, &ev, ips, 16) == 1 &&
+	      pd_unwinder__stop(w.u, NULL) == PD_UNWIND_STOP_MEMORY,
+	      "only the code mapped (the tables' map lost): the table read fails, one frame, no guess");
+	map_prog(&w, 30, 0, ALL_SEGS);
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 30, &ev, ips, 16)),
+	      "... with the tables' map: the whole chain");
+	/* a wrong base whose table lies where nothing is mapped */
+	mmap_event(w.s, 31, prog, LOW, 0x1000, 0, 0, PROT_R);
+	map_prog(&w, 31, 0, ALL_SEGS);
+	entry_chain(&ev, 31);
+	words[8] = 0;
+	words[9] = fn_other_work + 1;
+	ev.u.sample.user_stack.size = ev.u.sample.user_stack.dyn_size = 11 * 8;
+	sregs[6] = STACK_SP + 0x40;
+	CHECK(unwind_pid(&w, 31, &ev, ips, 16) == 1 &&
+	      pd_unwinder__stop(w.u, NULL) == PD_UNWIND_STOP_MEMORY,
+	      "a page of the file mapped lower: its table read at that base hits no map, one frame, no guess");
+out:
+	world_free(&w);
+}
+
+/*
+ * libunwind's cache per process (UNW_CACHE_GLOBAL): the register state
+ * of the last 128 pcs stepped from with tables. A pc found there is
+ * stepped from as before even where the tables now read at a wrong base;
+ * an exec empties it, a new process starts with none.
+ */
+static void test_rs_cache(void)
+{
+	struct pd_unwind_ip ips[16];
+	struct pd_maps *m = NULL;
+	struct pd_event ev;
+	struct world w;
+	uint64_t ip;
+	bool ok;
+
+	if (!world_new(&w))
+		goto out;
+	task_event(&w, PD_RECORD_COMM, 40, 0, "prog", false);
+	map_prog(&w, 40, 222, ALL_SEGS);
+	entry_chain(&ev, 40);
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 40, &ev, ips, 16)),
+	      "the chain, its pcs now in the process's cache");
+	/* the program maps its own file lower: perf's base is wrong */
+	mmap_event(w.s, 40, prog, LOW, (file_len + 0xfff) & ~0xfffULL, 0, 222,
+		   PROT_R);
+	task_event(&w, PD_RECORD_FORK, 41, 40, NULL, false);
+	CHECK(is_entry_chain(ips, unwind_pid(&w, 40, &ev, ips, 16)),
+	      "the same stack after a lower map of the file: stepped from the cache, the whole chain");
+	entry_chain(&ev, 40);
+	ev.u.sample.ip = sregs[16 - 8] = fn_leaf_cold;
+	sregs[8] = fn_leaf_cold;
+	CHECK(unwind_pid(&w, 40, &ev, ips, 16) == 1 && ips[0].pc == fn_leaf_cold,
+	      "a pc not in the cache: looked up at the wrong base, no entry, the guess ends the chain");
+	entry_chain(&ev, 41);
+	CHECK(unwind_pid(&w, 41, &ev, ips, 16) == 1,
+	      "the forked child, with the same maps: a cache of its own, empty, one frame");
+	task_event(&w, PD_RECORD_COMM, 40, 0, "prog2", true);
+	entry_chain(&ev, 40);
+	CHECK(unwind_pid(&w, 40, &ev, ips, 16) == 1,
+	      "after an exec (the maps kept, as perf keeps them): the cache emptied, one frame");
+
+	/* 128 pcs, the oldest leaving first (round robin, not LRU) */
+	m = pd__maps_new();
+	ok = m != NULL;
+	for (ip = 1; ok && ip <= 128; ip++)
+		ok = !pd__maps_rs_add(m, ip * 16);
+	for (ip = 1; ok && ip <= 128; ip++)
+		ok = pd__maps_rs_cached(m, ip * 16);
+	CHECK(ok, "the cache holds 128 pcs");
+	ok = ok && !pd__maps_rs_add(m, 129 * 16);
+	CHECK(ok && !pd__maps_rs_cached(m, 16) && pd__maps_rs_cached(m, 32) &&
+	      pd__maps_rs_cached(m, 129 * 16),
+	      "the 129th takes the place of the first");
+	ok = ok && !pd__maps_rs_add(m, 130 * 16);
+	CHECK(ok && !pd__maps_rs_cached(m, 32) && pd__maps_rs_cached(m, 48),
+	      "the 130th that of the second, whatever was looked up since");
+	if (m)
+		pd__maps_rs_flush(m);
+	CHECK(m && !pd__maps_rs_cached(m, 48) && !pd__maps_rs_cached(m, 130 * 16),
+	      "flushed: empty");
+	pd__maps_put(m);
+
+	/* a helper's notes, done to the cache here (--jobs=2) */
+	{
+		struct pd_thread *t = pd_session__thread(w.s, 60, 60);
+		const struct uw_rs_op ok_ops[] = {
+			{ 0x1000, UW_RS_ADD }, { 0x2000, UW_RS_ABSENT },
+			{ 0x1000, UW_RS_PRESENT },
+		};
+		const struct uw_rs_op bad_ops[] = {
+			{ 0x3000, UW_RS_ADD }, { 0x4000, UW_RS_PRESENT },
+		};
+		struct pd_maps *tm = t ? pd__thread_maps(t) : NULL;
+
+		CHECK(t && pd__unwinder_rs_replay(t, ok_ops, 3) &&
+		      pd__maps_rs_cached(tm, 0x1000) &&
+		      !pd__maps_rs_cached(tm, 0x2000),
+		      "a helper's notes the cache here agrees with: its pcs added");
+		CHECK(t && !pd__unwinder_rs_replay(t, bad_ops, 2) &&
+		      !pd__maps_rs_cached(tm, 0x3000) &&
+		      pd__maps_rs_cached(tm, 0x1000),
+		      "notes it does not agree with (a pc the helper's cache had): refused, the cache as it was");
+		CHECK(t && !pd__unwinder_rs_replay(t, ok_ops, -1),
+		      "notes lost: refused");
+	}
+out:
+	world_free(&w);
+}
+
+/*
+ * After a guessed step libunwind knows the frame pointer, the stack
+ * pointer and the pc only: a caller whose CFA is computed from another
+ * register (here rbx, in glibc code) fails the step, and the chain ends
+ * at that caller; libdw's frame-pointer fallback would go on (to a zero
+ * return address, a frame 0 more).
+ */
+static void test_cfa_after_guess(void)
+{
+	struct pd_unwind_ip ips[16];
+	struct pd_event ev;
+	struct world w;
+	int n;
+
+	if (!pc_no_fde || !pc_cfa_rbx) {
+		printf("ok %d # skip no pc without an FDE, or none with its CFA from rbx, in %s\n",
+		       ++tap_n, prog);
+		return;
+	}
+	if (!world_new(&w))
+		goto out;
+	map_prog(&w, 50, 0, ALL_SEGS);
+	memset(words, 0, sizeof(words));
+	/* rbp = sp + 0x10: [rbp] the next rbp (sp + 0x30), [rbp + 8] the
+	 * return address; at the next rbp a zero return address */
+	words[2] = STACK_SP + 0x30;
+	words[3] = pc_cfa_rbx;
+	chain_sample(&ev, 50, pc_no_fde, STACK_SP + 0x10, 10);
+	n = unwind_pid(&w, 50, &ev, ips, 16);
+	CHECK(n == 2 && ips[0].pc == pc_no_fde && ips[1].pc == pc_cfa_rbx &&
+	      pd_unwinder__stop(w.u, NULL) == PD_UNWIND_STOP_REGS,
+	      "a guessed step to a pc whose CFA is rbx-based: two frames, the chain ends (got %d)",
+	      n);
+out:
+	world_free(&w);
+}
+
 int main(void)
 {
+	struct utsname uts;
+
 	test_regs();
 	test_guess();
 	test_aarch64();
 	test_arm64_cfi();
 	test_samples();
+	/* a session without a reader: the samples are the host's */
+	if (uname(&uts) || strcmp(uts.machine, "x86_64")) {
+		printf("ok %d # skip x86_64 samples of a session without a recording: not on a %s host\n",
+		       ++tap_n, uts.machine);
+	} else if (!prog_setup()) {
+		printf("ok %d # skip %s: not readable, or without its functions\n",
+		       ++tap_n, prog);
+	} else {
+		test_unwinder_registered();
+		test_other_inode();
+		test_tables_unread();
+		test_rs_cache();
+		test_cfa_after_guess();
+	}
 	return tap_done();
 }

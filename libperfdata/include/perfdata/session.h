@@ -75,8 +75,11 @@ bool pd_session__recorded_here(struct pd_session *s);
 /* Update the state from one record (others are ignored). 0 or -errno. */
 int pd_session__event(struct pd_session *s, const struct pd_event *ev);
 
-/* The thread, created (named ":TID", as perf does) if unknown. NULL on
- * ENOMEM. */
+/*
+ * The thread, created (named ":TID", as perf does) if unknown: by tid
+ * alone, as perf finds threads (tid -1 is one thread too, whatever its
+ * pid). NULL on ENOMEM.
+ */
 struct pd_thread *pd_session__thread(struct pd_session *s, int32_t pid,
 				     int32_t tid);
 /* A sample's thread, as above; pid and tid -1 without PERF_SAMPLE_TID. */

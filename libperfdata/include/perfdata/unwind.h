@@ -103,7 +103,9 @@ struct pd_unwind_ip {
  * ip, then each caller; at most max (further capped by opts.max_stack).
  * Returns the number of frames, 0 when the sample has nothing perf
  * unwinds (no registers, an empty stack copy, an architecture or ABI not
- * supported), -ENODATA when perf gives up on the whole callchain
+ * supported, a process with no file mapped that perf reads as ELF: perf
+ * registers no unwinder for it), -ENODATA when perf gives up on the
+ * whole callchain
  * (registers without the ip or stack pointer: perf script then prints the
  * sample without one), or -errno.
  */
@@ -116,7 +118,9 @@ enum pd_unwind_stop {
 	PD_UNWIND_STOP_NONE,	/* nothing to unwind (no registers) */
 	PD_UNWIND_STOP_ROOT,	/* the outermost frame: no caller */
 	PD_UNWIND_STOP_MAX,	/* max frames reached */
-	PD_UNWIND_STOP_NO_ELF,	/* a frame's file was not found */
+	PD_UNWIND_STOP_NO_ELF,	/* a frame's file was not found, or
+				 * no file of the process (perf has no
+				 * unwinder for it: no frame at all) */
 	PD_UNWIND_STOP_NO_FILE,	/* a frame in anonymous or JIT code */
 	PD_UNWIND_STOP_NO_CFI,	/* a frame's file has no unwind entry */
 	PD_UNWIND_STOP_NO_MAP,	/* a return address outside every map */

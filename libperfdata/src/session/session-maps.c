@@ -41,6 +41,7 @@ void pd__maps_put(struct pd_maps *m)
 	if (!m || --m->refcnt)
 		return;
 	free(m->v);
+	free(m->rs_cache);
 	free(m);
 }
 
@@ -209,4 +210,64 @@ int pd__maps_set_range(struct pd_maps *m, const char *name, uint64_t lo,
 	}
 	free(gaps);
 	return err;
+}
+
+bool pd__map_same_dso(const struct pd_map *a, const struct pd_map *b)
+{
+	if (a->path != b->path)
+		return false;
+	if ((!a->map_build_id && !a->has_inode) ||
+	    (!b->map_build_id && !b->has_inode))
+		return true;
+	if (a->map_build_id || b->map_build_id)
+		return a->map_build_id && b->map_build_id &&
+		       a->build_id_size == b->build_id_size &&
+		       !memcmp(a->build_id, b->build_id, a->build_id_size);
+	return a->maj == b->maj && a->min == b->min && a->ino == b->ino &&
+	       (!a->ino_generation || !b->ino_generation ||
+		a->ino_generation == b->ino_generation);
+}
+
+int pd__maps_rs_add(struct pd_maps *m, uint64_t ip)
+{
+	struct pd_rs_cache *c = m->rs_cache;
+	unsigned int slot, h;
+	uint8_t *p;
+
+	if (!c) {
+		c = malloc(sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		m->rs_cache = c;
+		pd__maps_rs_flush(m);
+	}
+	slot = c->head;
+	c->head = (uint8_t)((slot + 1) % PD_RS_CACHE_SIZE);
+	/* the oldest pc leaves its chain */
+	if (c->ip[slot]) {
+		for (p = &c->hash[pd__rs_hash(c->ip[slot])]; *p != UINT8_MAX;
+		     p = &c->next[*p]) {
+			if (*p == slot) {
+				*p = c->next[slot];
+				break;
+			}
+		}
+	}
+	h = pd__rs_hash(ip);
+	c->ip[slot] = ip;
+	c->next[slot] = c->hash[h];
+	c->hash[h] = (uint8_t)slot;
+	return 0;
+}
+
+void pd__maps_rs_flush(struct pd_maps *m)
+{
+	struct pd_rs_cache *c = m->rs_cache;
+
+	if (!c)
+		return;
+	memset(c->ip, 0, sizeof(c->ip));
+	memset(c->next, UINT8_MAX, sizeof(c->next));
+	memset(c->hash, UINT8_MAX, sizeof(c->hash));
+	c->head = 0;
 }

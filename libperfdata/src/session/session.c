@@ -33,6 +33,7 @@
 #include "session-origin.h"
 #include "symbols/sym-internal.h"
 #include "symbols/sym-kmaps.h"
+#include "symbols/sym-perf-elf.h"
 
 /* FORK synthesized by perf record for a running task: no map copy */
 #define MISC_FORK_EXEC	(1U << 13)
@@ -411,8 +412,14 @@ PD_EXPORT struct pd_thread *pd_session__thread(struct pd_session *s,
 {
 	struct pd_thread *t;
 
-	if (tid == -1 && pid != -1)
-		tid = pid;
+	/*
+	 * Threads are found by tid alone, as perf's machine__findnew_thread()
+	 * finds them: a sample the kernel gives tid -1 (taken in a task whose
+	 * pid is released already, late in its exit: the kernel's
+	 * perf_event_tid() once pid_alive() fails) is the one thread -1,
+	 * named ":-1", whatever its pid; the first pid it learns gives it
+	 * that process's maps (below), as machine__update_thread_pid().
+	 */
 	t = thread_find(s, tid);
 	if (t) {
 		/* a thread first seen without its pid learns it */
@@ -481,16 +488,37 @@ PD_EXPORT int32_t pd_thread__tid(const struct pd_thread *t)
 	return t->tid;
 }
 
-static int process_comm(struct pd_session *s, const struct pd_comm_event *c)
+static int process_comm(struct pd_session *s, const struct pd_event *ev)
 {
+	const struct pd_comm_event *c = &ev->u.comm;
 	struct pd_thread *t = pd_session__thread(s, c->pid, c->tid);
 	const char *comm = intern(s, c->comm);
 
 	if (!t || !comm)
 		return -ENOMEM;
+	/*
+	 * An exec empties libunwind's cache of the process (perf's
+	 * __thread__set_comm() calls unwind__flush_access() for an exec
+	 * COMM of a thread whose comm was set: not for the first COMM of
+	 * a thread seen before its FORK); its maps stay, as in perf.
+	 */
+	if (t->comm_set && (ev->misc & PD_MISC_COMM_EXEC))
+		pd__maps_rs_flush(t->maps);
 	t->comm = comm;
 	t->comm_set = true;
 	return 0;
+}
+
+/*
+ * Whether perf registers its DWARF unwinder for a process when map comes
+ * to it (unwind__prepare_access()): a map of a file it reads as ELF, or
+ * of its own vdso (struct pd_maps).
+ */
+static bool perf_unwinds_with(struct pd_session *s, const struct pd_map *map)
+{
+	return map->path && !map->identity &&
+	       pd__symbolizer_perf_opens_elf(s->sym, map->path, map->build_id,
+					     map->build_id_size);
 }
 
 static int process_fork(struct pd_session *s, const struct pd_event *ev)
@@ -535,9 +563,19 @@ static int process_fork(struct pd_session *s, const struct pd_event *ev)
 	if (t->pid != parent->pid && t->pid == t->tid &&
 	    t->maps != parent->maps && !(ev->misc & MISC_FORK_EXEC)) {
 		struct pd_maps *m = pd__maps_clone(parent->maps);
+		size_t i;
 
 		if (!m)
 			return -ENOMEM;
+		/*
+		 * maps__clone() registers perf's unwinder for the copy as
+		 * thread__insert_map() does for a new map: when one of them
+		 * is a file perf reads as ELF (none can be where the
+		 * parent has no unwinder)
+		 */
+		for (i = 0; parent->maps->perf_unwinds && i < m->nr &&
+			    !m->perf_unwinds; i++)
+			m->perf_unwinds = perf_unwinds_with(s, &m->v[i]);
 		pd__maps_put(t->maps);
 		t->maps = m;
 	}
@@ -711,6 +749,8 @@ static int process_mmap(struct pd_session *s, const struct pd_event *ev)
 			map.build_id_size = b->size;
 		}
 	}
+	if (maps != s->kmaps && !maps->perf_unwinds)
+		maps->perf_unwinds = perf_unwinds_with(s, &map);
 	return pd__maps_insert(maps, &map);
 }
 
@@ -768,6 +808,8 @@ static int jit_map_add(struct pd_session *s, const struct pd_jit_map *jm)
 	map.dso_looked_up = true;
 	if (!map.name)
 		return -ENOMEM;
+	/* the ELF file perf inject --jit writes for it */
+	t->maps->perf_unwinds = true;
 	return pd__maps_insert(t->maps, &map);
 }
 
@@ -802,7 +844,7 @@ PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 		return err;
 	switch (ev->type) {
 	case PD_RECORD_COMM:
-		return process_comm(s, &ev->u.comm);
+		return process_comm(s, ev);
 	case PD_RECORD_FORK:
 		return process_fork(s, ev);
 	case PD_RECORD_MMAP:

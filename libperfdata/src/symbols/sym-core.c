@@ -164,6 +164,7 @@ PD_EXPORT void pd_symbolizer__free(struct pd_symbolizer *s)
 	pd_debuginfod__free(s->debuginfod);
 	free(s->hash);
 	free(s->mapped);
+	sym_perf_elf__free(s);
 	for (i = 0; s->roots && s->roots[i]; i++)
 		free(s->roots[i]);
 	free(s->roots);

@@ -226,6 +226,9 @@ struct pd_symbolizer {
 	/* mapped files looked up: open addressing, freed with s */
 	struct sym_mapped_ent *mapped;
 	size_t nr_mapped, cap_mapped;
+	/* whether perf reads a mapped file as ELF, by path and build id
+	 * (sym-perf-elf.c): hash chains, NULL until asked */
+	struct sym_perf_elf **perf_elf;
 };
 
 /* sym-path.c: symfs + path into buf (perf's __symbol__join_symfs). */
@@ -285,6 +288,9 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
  * still the caller's to release, as after a failure.
  */
 int sym_dso__take_symbols(struct pd_dso *d, struct sym_vec *sv);
+
+/* sym-perf-elf.c: the answers kept, freed */
+void sym_perf_elf__free(struct pd_symbolizer *s);
 
 /* sym-vdso.c: this process's vdso image written to a temporary file
  * (removed by pd_symbolizer__free()), or NULL. */

@@ -46,6 +46,8 @@ struct ahead_slot {
 	const char *dso;
 	bool warned_frame_reg;
 	struct pd_unwind_ip *ips;	/* max entries */
+	int nr_ops;			/* what it did with libunwind's */
+	struct uw_rs_op *ops;		/* cache: max + 1 entries */
 };
 
 struct pd__uw_ahead {
@@ -60,6 +62,7 @@ struct pd__uw_ahead {
 	pthread_cond_t cond;
 	struct ahead_slot *ring;	/* RING slots */
 	struct pd_unwind_ip *ips;	/* their frames */
+	struct uw_rs_op *ops;		/* and notes */
 	uint64_t head, tail;		/* produced, consumed */
 	bool done;			/* no more results */
 	bool stop;			/* the asker leaves */
@@ -89,6 +92,7 @@ static void *ahead_main(void *arg)
 	bool stop;
 
 	while (pd_reader__next(a->r, &ev) > 0) {
+		const struct uw_rs_op *ops;
 		struct ahead_slot *slot;
 		struct pd_thread *t;
 
@@ -115,6 +119,9 @@ static void *ahead_main(void *arg)
 		slot = &a->ring[a->head % RING];
 		slot->n = pd__unwinder_user_stack(a->u, t, ev, slot->ips, a->max);
 		slot->stop = pd_unwinder__stop(a->u, &slot->dso);
+		slot->nr_ops = pd__unwinder_rs_ops(a->u, &ops);
+		if (slot->nr_ops > 0)
+			memcpy(slot->ops, ops, (size_t)slot->nr_ops * sizeof(*ops));
 		slot->warned_frame_reg = pd__unwinder_warned_frame_reg(a->u);
 		slot->offset = ev->offset;
 		slot->inner_offset = ev->inner_offset;
@@ -170,7 +177,9 @@ void pd__uw_ahead_stop(struct pd__uw_ahead *a)
 	pd_reader__close(a->r);
 	free(a->ring);
 	free(a->ips);
+	free(a->ops);
 	free(a->last.ips);
+	free(a->last.ops);
 	free(a);
 }
 
@@ -229,11 +238,16 @@ struct pd__uw_ahead *pd__uw_ahead_start(struct pd_session *s,
 		a->u = pd__unwinder_new(a->s, a->r, &uo);
 	a->ring = calloc(RING, sizeof(*a->ring));
 	a->ips = calloc((size_t)RING * a->max, sizeof(*a->ips));
+	a->ops = calloc((size_t)RING * (a->max + 1), sizeof(*a->ops));
 	a->last.ips = calloc(a->max, sizeof(*a->last.ips));
-	if (!a->u || !a->ring || !a->ips || !a->last.ips)
+	a->last.ops = calloc(a->max + 1, sizeof(*a->last.ops));
+	if (!a->u || !a->ring || !a->ips || !a->ops || !a->last.ips ||
+	    !a->last.ops || pd__unwinder_trace_rs(a->u))
 		goto fail;
-	for (i = 0; i < RING; i++)
+	for (i = 0; i < RING; i++) {
 		a->ring[i].ips = a->ips + i * a->max;
+		a->ring[i].ops = a->ops + i * (a->max + 1);
+	}
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->cond, NULL);
 	if (pthread_create(&a->thread, NULL, ahead_main, a)) {
@@ -255,6 +269,8 @@ static void give(const struct ahead_slot *s, struct pd__uw_ahead_res *res)
 	res->dso = s->dso;
 	res->warned_frame_reg = s->warned_frame_reg;
 	res->ips = s->ips;
+	res->nr_ops = s->nr_ops;
+	res->ops = s->ops;
 }
 
 bool pd__uw_ahead_take(struct pd__uw_ahead *a, const struct pd_event *ev,
@@ -282,11 +298,16 @@ bool pd__uw_ahead_take(struct pd__uw_ahead *a, const struct pd_event *ev,
 		found = same_sample(s, ev);
 		if (found) {
 			struct pd_unwind_ip *keep = a->last.ips;
+			struct uw_rs_op *keep_ops = a->last.ops;
 
 			a->last = *s;
 			a->last.ips = keep;
+			a->last.ops = keep_ops;
 			if (s->n > 0)
 				memcpy(keep, s->ips, (size_t)s->n * sizeof(*keep));
+			if (s->nr_ops > 0)
+				memcpy(keep_ops, s->ops,
+				       (size_t)s->nr_ops * sizeof(*keep_ops));
 		}
 		/* taken, or a sample the asker skipped: the slot is free */
 		a->tail++;

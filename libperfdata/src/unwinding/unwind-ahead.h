@@ -11,6 +11,8 @@
 
 #include <perfdata/unwind.h>
 
+#include "unwind-state.h"
+
 struct pd__uw_ahead;
 
 /* The helper's answer for one sample: what pd_unwinder__user_stack()
@@ -21,6 +23,9 @@ struct pd__uw_ahead_res {
 	const char *dso;		/* interned by the helper's session */
 	bool warned_frame_reg;
 	const struct pd_unwind_ip *ips;	/* n entries */
+	/* what it did with libunwind's cache (-1: not known) */
+	int nr_ops;
+	const struct uw_rs_op *ops;
 };
 
 /*

@@ -159,8 +159,10 @@ void pd__unwinder_free(struct pd_unwinder *u)
 	}
 	free(u->spaces);
 	free(u->ips);
+	free(u->rs_ops);
 	free(u->chain);
 	pd__row_cache_free(&u->file_rows);
+	free(u->lookups);
 	free(u->layouts);
 	if (u->arch.elf)
 		elf_end(u->arch.elf);
@@ -205,6 +207,7 @@ int pd__unwinder_check(struct pd_unwinder *u, struct pd_thread *t,
 
 	u->last_stop = PD_UNWIND_STOP_NONE;
 	u->last_dso = NULL;
+	u->nr_rs_ops = 0;
 	if (max > u->o.max_stack)
 		max = u->o.max_stack;
 	if (max <= 0 || !t || !pd_unwinder__wants(ev))
@@ -222,6 +225,14 @@ int pd__unwinder_check(struct pd_unwinder *u, struct pd_thread *t,
 		u->warned_stack = true;
 		return 0;
 	}
+	/*
+	 * perf registered no unwinder for the process (no file it reads as
+	 * ELF is mapped: struct pd_maps): unwind__get_entries() gives
+	 * nothing, not even the sampled ip
+	 */
+	u->last_stop = PD_UNWIND_STOP_NO_ELF;
+	if (!pd__thread_maps(t)->perf_unwinds)
+		return 0;
 	u->last_stop = PD_UNWIND_STOP_ARCH;
 	a = pd__uw_unwind_arch(u);
 	if (!a) {
@@ -339,4 +350,62 @@ int pd__unwinder_user_stack(struct pd_unwinder *u, struct pd_thread *t,
 	if (ret <= 0)
 		return ret;
 	return pd__unwinder_unwind(u, t, ev, &st, ips);
+}
+
+int pd__unwinder_trace_rs(struct pd_unwinder *u)
+{
+	/* a lookup per frame, and one from the last */
+	u->rs_ops = calloc((size_t)u->o.max_stack + 1, sizeof(*u->rs_ops));
+	if (!u->rs_ops)
+		return -ENOMEM;
+	u->rs_trace = true;
+	return 0;
+}
+
+int pd__unwinder_rs_ops(const struct pd_unwinder *u,
+			const struct uw_rs_op **ops)
+{
+	*ops = u->rs_ops;
+	return u->rs_trace ? u->nr_rs_ops : -1;
+}
+
+/*
+ * What a helper's unwinding of a sample of thread t did with libunwind's
+ * cache (ops, n of them), done to the cache of t's process here: true
+ * when this cache gives each answer the helper's gave (a pc stepped by
+ * the cache is in it, one the tables did not step is not) and takes the
+ * pcs found by the lookups in the same order, as if the sample had been
+ * unwound here. False, with the cache as it was, when it would have
+ * answered otherwise: the helper's cache misses the samples unwound
+ * here, so the sample is to be unwound here.
+ */
+bool pd__unwinder_rs_replay(struct pd_thread *t, const struct uw_rs_op *ops,
+			    int n)
+{
+	struct pd_maps *maps = pd__thread_maps(t);
+	struct pd_rs_cache save;
+	bool had = maps->rs_cache;
+	int i;
+
+	if (n < 0)
+		return false;
+	if (had)
+		save = *maps->rs_cache;
+	for (i = 0; i < n; i++) {
+		bool in = pd__maps_rs_cached(maps, ops[i].pc);
+
+		if (ops[i].kind == UW_RS_ADD) {
+			if (!in && pd__maps_rs_add(maps, ops[i].pc))
+				break;
+		} else if (in != (ops[i].kind == UW_RS_PRESENT)) {
+			break;
+		}
+	}
+	if (i == n)
+		return true;
+	if (had)
+		*maps->rs_cache = save;
+	else
+		pd__maps_rs_flush(maps);
+	return false;
 }

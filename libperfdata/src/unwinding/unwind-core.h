@@ -33,4 +33,15 @@ int pd__unwinder_user_stack(struct pd_unwinder *u, struct pd_thread *t,
 			    const struct pd_event *ev,
 			    struct pd_unwind_ip *ips, int max);
 
+/*
+ * A helper's unwinder notes what each unwinding does with libunwind's
+ * cache (struct uw_rs_op): 0 or -ENOMEM. pd__unwinder_rs_ops() gives the
+ * last unwinding's notes and their number, -1 when they are lost.
+ */
+int pd__unwinder_trace_rs(struct pd_unwinder *u);
+int pd__unwinder_rs_ops(const struct pd_unwinder *u,
+			const struct uw_rs_op **ops);
+bool pd__unwinder_rs_replay(struct pd_thread *t, const struct uw_rs_op *ops,
+			    int n);
+
 #endif /* PD_UNWIND_CORE_H */

@@ -76,6 +76,8 @@ bool pd__uw_pass_start(struct uw_ctx *c, uint64_t *regs, uint64_t *set,
 		c->first_regs[i] = val;
 	}
 	c->first_regs_set = *set;
+	/* what libunwind knows: the sample's, or what a guess left */
+	c->lu_regs = *set;
 	if (c->resume) {
 		*pc = c->resume_ret ? c->g.new_pc - 1 : c->g.new_pc;
 		return true;

@@ -3,7 +3,8 @@
  * What the unwinder reads of the ELF files mapped in a process by itself,
  * not through libdwfl: a file's load layout, read once per file, and the
  * load bias of a map of it, which a file is reported to a Dwfl with; the
- * first load page perf's libunwind takes for the file's base; whether a
+ * first load page perf's libunwind takes for the file's base, and what
+ * it reads of .eh_frame_hdr; whether a
  * separate debug file has .debug_frame; and the files libdwfl cannot
  * take (struct uw_stray), opened once. Kept apart from the reporting
  * (unwind-space.c): these answers are the file's, the same in every
@@ -183,6 +184,7 @@ static const struct uw_layout *dso_layout(struct pd_unwinder *u,
 		u->cap_layouts = cap;
 	}
 	l = &u->layouts[u->nr_layouts++];
+	memset(l, 0, sizeof(*l));
 	l->dso = dso;
 	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0)
@@ -231,4 +233,145 @@ uint64_t pd__uw_first_load_page(Elf *elf)
 			return ph.p_vaddr & ~(uint64_t)4095;
 	}
 	return 0;
+}
+
+/* The first section named name: its header, as elf_section_by_name() */
+static bool section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (n && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * perf's __dw_read_encoded_value() of the header's eh_frame_ptr and
+ * fde_count, at *p before end: false where perf fails (-EINVAL). A
+ * pc-relative value is relative to perf's own copy of the header: *val
+ * is then garbage, and *garbage says so.
+ */
+static bool perf_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc,
+			 uint64_t *val, bool *garbage)
+{
+	unsigned int size;
+	uint64_t v = 0;
+
+	*val = 0;
+	if (enc == 0xff)		/* DW_EH_PE_omit */
+		return true;
+	if (enc == 0x00) {		/* DW_EH_PE_ptr: an unsigned long */
+		size = 8;
+	} else {
+		if ((enc & 0x70) == 0x10)	/* DW_EH_PE_pcrel */
+			*garbage = true;
+		else if (enc & 0x70)		/* not DW_EH_PE_absptr */
+			return false;
+		if (!(enc & 0x07))
+			enc |= 0x03;		/* DW_EH_PE_udata4 */
+		switch (enc & 0x0f) {
+		case 0x03: case 0x0b:		/* udata4, sdata4 */
+			size = 4;
+			break;
+		case 0x04: case 0x0c:		/* udata8, sdata8 */
+			size = 8;
+			break;
+		default:
+			return false;
+		}
+	}
+	if ((size_t)(end - *p) < size)
+		return false;
+	if (size == 4) {
+		uint32_t u;
+
+		memcpy(&u, *p, 4);
+		v = (enc & 0x0f) == 0x0b ? (uint64_t)(int64_t)(int32_t)u : u;
+	} else {
+		memcpy(&v, *p, 8);
+	}
+	*p += size;
+	*val = v;
+	return true;
+}
+
+/*
+ * What perf reads of elf's .eh_frame_hdr, from raw (the file's bytes):
+ * 20 bytes at the section's offset, the search table after the encoded
+ * eh_frame_ptr and fde_count (unwind_spec_ehframe()), whose encoding
+ * perf does not look at (8-byte entries); and where .eh_frame is.
+ */
+static void read_eh_hdr(Elf *elf, const uint8_t *raw, size_t raw_size,
+			struct uw_eh_hdr *h)
+{
+	const uint8_t *p, *end;
+	GElf_Shdr sh;
+	uint64_t ptr;
+	bool garbage = false, garbage_count = false;
+
+	memset(h, 0, sizeof(*h));
+	/* (without the file's bytes, libdw's answers stand) */
+	if (!raw || !section(elf, ".eh_frame_hdr", &sh) || !sh.sh_offset)
+		return;
+	h->present = true;
+	h->addr = sh.sh_addr;
+	h->off = sh.sh_offset;
+	h->size = sh.sh_size;
+	if (section(elf, ".eh_frame", &sh)) {
+		h->ehf_addr = sh.sh_addr;
+		h->ehf_off = sh.sh_offset;
+		h->ehf_size = sh.sh_size;
+	}
+	h->bad = true;
+	if (h->off > raw_size || raw_size - h->off < 20)
+		return;
+	p = raw + h->off + 4;
+	end = raw + h->off + 20;
+	if (!perf_encoded(&p, end, raw[h->off + 1], &ptr, &garbage) ||
+	    !perf_encoded(&p, end, raw[h->off + 2], &h->fde_count,
+			  &garbage_count) || garbage_count)
+		return;
+	h->table_off = (uint64_t)(p - (raw + h->off));
+	h->bad = false;
+}
+
+/*
+ * What module m, a report of dso whose ELF image is elf, reads of the
+ * file's sections: whether it has unwind tables (.eh_frame_hdr or
+ * .debug_frame, also in a separate debug file), perf's
+ * elf_base_address() and .eh_frame_hdr as perf reads it; read once per
+ * file, with its layout.
+ */
+void pd__uw_file_tables(struct pd_unwinder *u, struct pd_dso *dso, Elf *elf,
+			struct uw_mod *m)
+{
+	struct uw_layout *l = (struct uw_layout *)dso_layout(u, dso);
+	struct uw_layout tmp;
+
+	if (!l) {
+		memset(&tmp, 0, sizeof(tmp));
+		l = &tmp;
+	}
+	if (!l->tables_read) {
+		l->elf_base = pd__uw_first_load_page(elf);
+		read_eh_hdr(elf, m->raw, m->raw_size, &l->eh);
+		l->has_tables = sym_elf__has_section(elf, ".eh_frame_hdr", 0) ||
+				sym_elf__has_section(elf, ".debug_frame", 0) ||
+				(dso->symsrc && strcmp(dso->symsrc, dso->runtime) &&
+				 pd__uw_file_has_section(dso->symsrc, ".debug_frame"));
+		l->tables_read = true;
+	}
+	m->elf_base = l->elf_base;
+	m->eh = l->eh;
+	m->has_tables = l->has_tables;
 }

@@ -13,5 +13,7 @@ bool pd__uw_dso_bias(struct pd_unwinder *u, const struct pd_unwind_arch *a,
 		     struct pd_dso *dso, const struct pd_map *map,
 		     uint64_t *bias);
 uint64_t pd__uw_first_load_page(Elf *elf);
+void pd__uw_file_tables(struct pd_unwinder *u, struct pd_dso *dso, Elf *elf,
+			struct uw_mod *m);
 
 #endif /* PD_UNWIND_ELF_H */

@@ -72,6 +72,9 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 	unsigned int i;
 	int step;
 
+	/* unwind__get_entries(): no unwinder registered, no caller */
+	if (!pd__thread_maps(t)->perf_unwinds)
+		return 0;
 	for (i = 0; i < a->nr_dwarf; i++) {
 		if (a->perf_reg[i] < 0)
 			continue;
@@ -108,7 +111,9 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 	else if (pd__uw_is_sigreturn(&c, pc))
 		goto out;
 	m = space_module(&c, pc);
-	if (m && m->has_tables && pd__uw_perf_finds_tables(c.sp, m)) {
+	/* (a failed lookup falls back to the link register too) */
+	if (m && m->has_tables &&
+	    pd__uw_step_lookup(&c, m, pc, pc) == UW_LOOKUP_FOUND) {
 		frame = pd__uw_cfi_frame(c.sp, pc);
 	} else if (!m) {
 		struct pd_map *map = NULL;
@@ -127,8 +132,17 @@ static uint64_t fp_leaf_caller(struct pd_unwinder *u, struct pd_thread *t,
 		caller = 0;
 	if (caller) {
 		caller = pd__uw_strip_pac(&c, caller);
-		if (!pd__uw_is_sigreturn(&c, caller))
+		if (!pd__uw_is_sigreturn(&c, caller)) {
+			/*
+			 * get_entries() steps once more from the caller
+			 * before its loop sees its 2 frames: that lookup
+			 * goes to libunwind's cache as well
+			 */
+			m = space_module(&c, caller - 1);
+			if (m && m->has_tables)
+				pd__uw_step_lookup(&c, m, caller, caller - 1);
 			caller--;
+		}
 	}
 out:
 	c.sp->cur = NULL;

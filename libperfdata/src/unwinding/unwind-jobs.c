@@ -27,6 +27,7 @@
 
 #include "reading/reader-state.h"
 #include "symbols/sym-internal.h"
+#include "unwind-core.h"
 #include "unwind-jobs.h"
 #include "unwind-unit.h"
 
@@ -177,7 +178,7 @@ static int helper_start(const struct pd_unwind_rewrite_opts *o,
 	if (h->unit)
 		pd__sym_debuginfod_quiet(h->unit->sym);
 	h->ring = malloc(RING * sizeof(*h->ring));
-	if (!h->unit || !h->ring)
+	if (!h->unit || !h->ring || pd__unwinder_trace_rs(h->unit->u))
 		return -ENOMEM;
 	pthread_mutex_init(&h->lock, NULL);
 	pthread_cond_init(&h->cond, NULL);
@@ -258,6 +259,17 @@ static bool take(struct helper *h, const struct pd_event *ev,
 	return ok;
 }
 
+/* pd__unwinder_rs_replay() of a helper's result in the main unit */
+static bool replay(struct pd__uw_jobs *j, const struct pd_event *ev,
+		   const struct pd__uw_result *res)
+{
+	const struct pd_sample *smp = &ev->u.sample;
+	struct pd_thread *t = pd_session__thread(j->main->s, (int32_t)smp->pid,
+						 (int32_t)smp->tid);
+
+	return t && pd__unwinder_rs_replay(t, res->ops, res->nr_ops);
+}
+
 int pd__uw_jobs_sample(struct pd__uw_jobs *j, const struct pd_event *ev,
 		       const struct pd__uw_result **res)
 {
@@ -268,10 +280,17 @@ int pd__uw_jobs_sample(struct pd__uw_jobs *j, const struct pd_event *ev,
 	j->seq++;
 	*res = &j->res;
 	if (who && !j->failed[who - 1]) {
-		if (take(&j->h[who - 1], ev, &j->res))
-			return 0;
-		/* out of step or gone: the rest is ours */
-		j->failed[who - 1] = true;
+		if (take(&j->h[who - 1], ev, &j->res)) {
+			/*
+			 * libunwind's cache of the process here gives the
+			 * helper's answers: then as unwound here, else ours
+			 */
+			if (replay(j, ev, &j->res))
+				return 0;
+		} else {
+			/* out of step or gone: the rest is ours */
+			j->failed[who - 1] = true;
+		}
 	}
 	return pd__uw_unit_unwind(j->main, ev, &j->res);
 }

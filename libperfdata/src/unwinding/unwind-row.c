@@ -127,6 +127,7 @@ void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, unsigned int ra_col,
 	row->state = PD_ROW_LIBDW;
 	row->nr = 0;
 	row->same = 0;
+	row->cfa_reg_ok = false;
 	row->nr_regs = (uint8_t)nregs;
 	row->fde = frame != NULL;
 	row->ra_undef = !frame;
@@ -149,6 +150,7 @@ void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, unsigned int ra_col,
 	      (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31)) ||
 	    !reg_op(&ops[0], nregs, &row->cfa_reg, &row->cfa_off))
 		return;
+	row->cfa_reg_ok = true;
 	for (i = 0; i < nregs; i++)
 		if (!parse_rule(frame, i, i == (unsigned int)ra, row))
 			return;

@@ -47,6 +47,8 @@ struct pd_row {
 				 * at its own pc, not pc - 1 */
 	uint8_t ra;		/* the return address register */
 	bool ra_rule;		/* ... has a rule (else the chain ends) */
+	bool cfa_reg_ok;	/* the CFA is cfa_reg plus cfa_off (also
+				 * in a row only libdw applies) */
 	uint8_t cfa_reg;
 	uint8_t nr;		/* rules; registers without one are
 				 * undefined in the caller */

@@ -97,11 +97,7 @@ struct uw_mod *pd__uw_report_module(struct uw_ctx *c, struct pd_map *map,
 
 		m->raw = (const uint8_t *)elf_rawfile(elf, &size);
 		m->raw_size = m->raw ? size : 0;
-		m->elf_base = pd__uw_first_load_page(elf);
-		m->has_tables = sym_elf__has_section(elf, ".eh_frame_hdr", 0) ||
-				sym_elf__has_section(elf, ".debug_frame", 0) ||
-				(dso->symsrc && strcmp(dso->symsrc, dso->runtime) &&
-				 pd__uw_file_has_section(dso->symsrc, ".debug_frame"));
+		pd__uw_file_tables(u, dso, elf, m);
 	}
 	{
 		void **userdata;

@@ -32,6 +32,21 @@
 /* the pid libdw is told: threads are told apart by us, not by libdw */
 #define UW_TID			1
 
+/*
+ * What perf reads of a file's .eh_frame_hdr (read_unwind_spec_eh_frame()
+ * and unwind_spec_ehframe() in util/unwind-libunwind-local.c), read once
+ * when the file is reported: where its search table lies, and .eh_frame,
+ * whose entries the table points to.
+ */
+struct uw_eh_hdr {
+	bool present;		/* the file has the section */
+	bool bad;		/* ... which perf fails to decode (-EINVAL) */
+	uint64_t addr, off, size;	/* address, file offset, size */
+	uint64_t table_off;	/* the search table's offset in it */
+	uint64_t fde_count;	/* its entries */
+	uint64_t ehf_addr, ehf_off, ehf_size;	/* .eh_frame's */
+};
+
 /* A file reported to a space's Dwfl. */
 struct uw_mod {
 	struct pd_dso *dso;
@@ -41,8 +56,17 @@ struct uw_mod {
 	bool has_tables;	/* .eh_frame_hdr or .debug_frame */
 	uint64_t elf_base;	/* first PT_LOAD's page (elf_base_address()) */
 	const char *path;	/* the map's file name, interned */
-	uint64_t perf_base;	/* where perf thinks the file is, at gen */
-	uint64_t perf_base_gen;
+	struct uw_eh_hdr eh;
+	/*
+	 * Where perf thinks the file is when it looks up a pc in map
+	 * perf_map (pd__uw_perf_lookup()), worked out at the maps'
+	 * perf_gen: its base, and whether its tables are read there, in
+	 * maps of this file at their own places (perf_right).
+	 */
+	const struct pd_map *perf_map;
+	uint64_t perf_gen;
+	uint64_t perf_base;
+	bool perf_right;
 	const uint8_t *raw;	/* the file's bytes (libelf's mapping) */
 	size_t raw_size;
 };
@@ -75,6 +99,14 @@ struct uw_stray {
 
 struct uw_layout {
 	struct pd_dso *dso;
+	/*
+	 * What a reported module reads of the file's sections
+	 * (pd__uw_file_tables()), once: tables_read says it is there
+	 */
+	bool tables_read;
+	bool has_tables;
+	uint64_t elf_base;
+	struct uw_eh_hdr eh;
 	bool elf;		/* an ELF file, else pd__uw_map_bias() fails */
 	bool many;		/* more PT_LOADs: pd__uw_map_bias() of
 				 * the file */
@@ -113,6 +145,20 @@ struct uw_sig {
 	uint8_t state;		/* UW_SIG_* */
 };
 
+/*
+ * A table lookup perf's libunwind makes where the tables are not read
+ * where they are (pd__uw_perf_lookup()), kept by pc and the maps' gen
+ * (which no two versions of any maps share): the reads give the files'
+ * bytes, whatever modules a space reported.
+ */
+struct uw_lookup {
+	uint64_t at;
+	uint64_t gen;
+	uint8_t res;		/* enum uw_lookup_res + 1; 0: free */
+};
+
+#define UW_LOOKUPS	256
+
 #define UW_SIG_NO	1
 #define UW_SIG_YES	2
 #define UW_SIG_FAILED	3	/* a read failed: not one */
@@ -145,6 +191,25 @@ struct uw_space {
 	bool mods_overlap;	/* two modules' ranges overlap */
 };
 
+/*
+ * What one unwinding did with libunwind's cache of the process (struct
+ * pd_rs_cache), in order, for a helper's result (unwind-ahead.c,
+ * unwind-jobs.c): the one who takes it does the same to its own cache
+ * and checks that its cache would have given the same answers.
+ */
+enum uw_rs_kind {
+	UW_RS_ADD = 1,		/* the tables have pc: into the cache unless
+				 * it is there */
+	UW_RS_PRESENT,		/* stepped by the cache: pc must be there */
+	UW_RS_ABSENT,		/* not stepped by the tables: pc must not be
+				 * there */
+};
+
+struct uw_rs_op {
+	uint64_t pc;
+	uint8_t kind;		/* enum uw_rs_kind */
+};
+
 struct uw_ctx {
 	struct pd_unwinder *u;
 	const struct pd_unwind_arch *a;	/* the sample's registers */
@@ -156,6 +221,12 @@ struct uw_ctx {
 	bool read_failed;	/* a read failed in the current step */
 	bool after_sigreturn;	/* the last frame was a signal trampoline */
 	bool read_beyond;	/* a read above the stack copy in this step */
+	/*
+	 * Registers libunwind has a location for: the sample's, or those a
+	 * guessed step left (it forgets the others), and those the steps
+	 * since gave values (a register without a rule keeps its place)
+	 */
+	uint64_t lu_regs;
 	enum pd_unwind_stop stop;	/* why the chain ended */
 	const char *stop_dso;	/* the file it needed, for some stops */
 	/* libunwind's guessed step (arch->guess), or a return address
@@ -217,6 +288,7 @@ struct pd_unwinder {
 	struct uw_space *spaces;
 	unsigned int nr_spaces;
 	struct pd_row_cache file_rows;	/* by file: UW_FILE_ROWS */
+	struct uw_lookup *lookups;	/* UW_LOOKUPS, or NULL */
 	struct uw_layout *layouts;
 	size_t nr_layouts, cap_layouts;
 	uint64_t tick;
@@ -224,6 +296,11 @@ struct pd_unwinder {
 	bool warned_frame_reg;
 	enum pd_unwind_stop last_stop;	/* of the last user_stack() */
 	const char *last_dso;
+	/* what the last unwinding did with libunwind's cache, kept when
+	 * rs_trace (a helper's unwinder): max_stack + 1 entries */
+	bool rs_trace;
+	struct uw_rs_op *rs_ops;
+	int nr_rs_ops;
 	/* a helper unwinding ahead (opts.jobs), started on the first
 	 * stack to unwind */
 	struct pd__uw_ahead *ahead;

@@ -169,6 +169,80 @@ static void no_tables(struct uw_ctx *c, uint64_t addr, const struct uw_mod *m)
 }
 
 /*
+ * libunwind's find_reg_state() before a step from the frame at pc with
+ * tables (its file's, looked up at 'at'): the register state its cache of
+ * the process keeps for pc (struct pd_rs_cache: the last 128 pcs stepped
+ * from with tables), else the table lookup (pd__uw_perf_lookup()), whose
+ * entry then goes into the cache. A pc found there is stepped from by
+ * its tables even where the lookup would no longer find them: the maps
+ * changed since (a lower map of the file, after which perf reads the
+ * tables at a wrong base). Only what perf unwinds comes here, so the
+ * cache sees what perf's does. A helper's unwinder (rs_trace) looks up
+ * pcs the cache has too, and notes what it did (struct uw_rs_op).
+ */
+enum uw_lookup_res pd__uw_step_lookup(struct uw_ctx *c, struct uw_mod *m,
+				      uint64_t pc, uint64_t at)
+{
+	struct pd_unwinder *u = c->u;
+	struct pd_maps *maps = c->sp->maps;
+	bool cached = pd__maps_rs_cached(maps, pc);
+	enum uw_lookup_res res;
+
+	if (cached && !u->rs_trace)
+		return UW_LOOKUP_FOUND;
+	res = pd__uw_perf_lookup(c, m, at);
+	if (!cached && res == UW_LOOKUP_FOUND)
+		pd__maps_rs_add(maps, pc);
+	if (u->rs_trace && u->nr_rs_ops >= 0) {
+		struct uw_rs_op *op = &u->rs_ops[u->nr_rs_ops];
+
+		if (u->nr_rs_ops > u->o.max_stack) {
+			u->nr_rs_ops = -1;	/* the helper's answer is lost */
+		} else {
+			op->pc = pc;
+			op->kind = res == UW_LOOKUP_FOUND ? UW_RS_ADD :
+				   cached ? UW_RS_PRESENT : UW_RS_ABSENT;
+			u->nr_rs_ops++;
+		}
+	}
+	return cached ? UW_LOOKUP_FOUND : res;
+}
+
+/*
+ * Whether libunwind can compute the CFA of the frame at 'at': its
+ * dwarf_step() fails (-UNW_EBADREG, no frame more) when the register
+ * the CFA is computed from has no location, as after a guessed step
+ * every register but the frame and stack pointers and the pc.
+ */
+static bool cfa_reg_known(struct uw_ctx *c, const struct uw_frame *f,
+			  uint64_t at)
+{
+	uint64_t all = (1ULL << c->a->nr_dwarf) - 1;
+	const struct pd_row *row;
+	struct pd_row tmp;
+
+	/* (as it is until a guess) */
+	if ((c->lu_regs & all) == all)
+		return true;
+	row = pd__uw_space_row(c->u, c->sp, at, &tmp);
+	if (!row->cfa_reg_ok || (c->lu_regs >> row->cfa_reg & 1))
+		return true;
+	if (!f->state)
+		return false;
+#ifdef HAVE_DWFL_FRAME_REG
+	{
+		Dwarf_Word w;
+
+		/* one libdw knows, libunwind knows too */
+		if (dwfl_frame_reg(f->state, row->cfa_reg, &w))
+			return false;
+		c->lu_regs |= 1ULL << row->cfa_reg;
+	}
+#endif
+	return true;
+}
+
+/*
  * One frame of a pass at pc (as libdw has it): into c->ips, and whether
  * the pass may step from it (DWARF_CB_OK) or ends here.
  */
@@ -187,6 +261,9 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 		return resume_stripped(c, f, pd__uw_strip_pac(c, pc));
 	ip = &c->ips[c->n];
 	ip->pc = pc;
+	/* registers the steps gave values: libunwind has them too */
+	if (!f->state)
+		c->lu_regs |= f->set;
 	/*
 	 * perf asks unw_is_signal_frame() of each frame after stepping to
 	 * it, and libunwind answers yes for the frame whose registers came
@@ -197,7 +274,19 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	ip->activation = c->n == 0 || (c->a->sigframe ? sig : c->after_sigreturn);
 	c->after_sigreturn = sig;
 	c->n++;
+	/* where libunwind looks the frame's tables up (as libdw does) */
+	at = ip->activation || (c->pass_n == 1 && c->resume_exact) ? pc : pc - 1;
 	if (c->n >= c->max) {
+		/*
+		 * get_entries() steps once more before its loop sees
+		 * max_stack reached: a step from this frame, whose lookup
+		 * libunwind's cache keeps as any other
+		 */
+		if (!(sig && c->a->sigframe)) {
+			m = space_module(c, at);
+			if (m && m->has_tables)
+				pd__uw_step_lookup(c, m, pc, at);
+		}
 		c->stop = PD_UNWIND_STOP_MAX;
 		return DWARF_CB_ABORT;
 	}
@@ -205,8 +294,6 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 		sigframe_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
-	/* where libunwind looks the frame's tables up (as libdw does) */
-	at = ip->activation || (c->pass_n == 1 && c->resume_exact) ? pc : pc - 1;
 	/* the next step needs this frame's unwind tables (find_proc_info) */
 	m = space_module(c, at);
 	if (!m || !m->has_tables) {
@@ -224,13 +311,28 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	c->read_failed = false;
 	c->read_beyond = false;
 	c->stop = PD_UNWIND_STOP_NO_CFI;	/* unless libdw steps on */
-	/*
-	 * Tables perf misreads, or without an entry for pc: libunwind
-	 * guesses the caller from the frame pointer, and so do we, then
-	 * resume with libdw from the guessed frame.
-	 */
-	if (!pd__uw_perf_finds_tables(c->sp, m) || !has_fde(c->u, c->sp, at)) {
+	switch (pd__uw_step_lookup(c, m, pc, at)) {
+	case UW_LOOKUP_NONE:
+		/*
+		 * Tables perf misreads, or without an entry for pc:
+		 * libunwind guesses the caller from the frame pointer, and
+		 * so do we, then resume with libdw from the guessed frame.
+		 */
 		guess_step(c, f, pc);
+		return DWARF_CB_ABORT;
+	case UW_LOOKUP_FAIL:
+		/* a read of the tables failed: the step fails */
+		c->stop = PD_UNWIND_STOP_MEMORY;
+		if (c->a->guess_any_failure)
+			guess_step(c, f, pc);
+		return DWARF_CB_ABORT;
+	case UW_LOOKUP_FOUND:
+		break;
+	}
+	if (!cfa_reg_known(c, f, at)) {
+		c->stop = PD_UNWIND_STOP_REGS;
+		if (c->a->guess_any_failure)
+			guess_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
 	return DWARF_CB_OK;

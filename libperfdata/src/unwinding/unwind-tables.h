@@ -7,7 +7,6 @@
 
 bool pd__uw_is_sigreturn(struct uw_ctx *c, uint64_t pc);
 bool pd__uw_frame_is_sigreturn(struct uw_ctx *c, uint64_t pc);
-bool pd__uw_perf_finds_tables(struct uw_space *sp, struct uw_mod *m);
 Dwarf_Frame *pd__uw_cfi_frame(struct uw_space *sp, uint64_t addr);
 const struct pd_row *pd__uw_space_row(struct pd_unwinder *u,
 				      struct uw_space *sp, uint64_t addr,
@@ -28,6 +27,16 @@ static inline bool has_fde(struct pd_unwinder *u, struct uw_space *sp,
 
 	return pd__uw_space_row(u, sp, addr, &tmp)->fde;
 }
+
+/* What perf's libunwind finds for a frame in a file's tables. */
+enum uw_lookup_res {
+	UW_LOOKUP_FOUND,	/* the frame's entry */
+	UW_LOOKUP_NONE,		/* none (-UNW_ENOINFO): libunwind guesses */
+	UW_LOOKUP_FAIL,		/* a failure: the chain ends */
+};
+
+enum uw_lookup_res pd__uw_perf_lookup(struct uw_ctx *c, struct uw_mod *m,
+				      uint64_t at);
 
 static inline bool ra_undefined(struct pd_unwinder *u, struct uw_space *sp,
 				uint64_t addr)

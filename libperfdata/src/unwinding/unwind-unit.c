@@ -8,11 +8,14 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <perfdata/format.h>
 #include <perfdata/session.h>
 #include <perfdata/symbols.h>
 #include <perfdata/unwind.h>
 
+#include "unwind-core.h"
 #include "unwind-unit.h"
 
 void pd__uw_unit_free(struct pd__uw_unit *w)
@@ -71,6 +74,7 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 {
 	const struct pd_sample *smp = &ev->u.sample;
 	struct pd_thread *t;
+	const struct uw_rs_op *ops;
 	const char *dso = NULL;
 	int n, i, k = 0;
 
@@ -85,12 +89,27 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 	res->stop = pd_unwinder__stop(w->u, &dso);
 	res->dso = dso;
 	res->n = n;
+	res->nr_ops = pd__unwinder_rs_ops(w->u, &ops);
+	if (res->nr_ops > 0)
+		memcpy(res->ops, ops, (size_t)res->nr_ops * sizeof(*ops));
 	for (i = 0; i < n; i++) {
-		/* a zero return address ends libunwind's chain: no frame */
-		if (!w->ips[i].pc)
+		uint64_t ip = w->ips[i].activation ? w->ips[i].pc
+						   : w->ips[i].pc - 1;
+
+		/* get_entries(): a zero entry is not printed */
+		if (!ip)
 			continue;
-		res->ips[k++] = w->ips[i].activation ? w->ips[i].pc
-						     : w->ips[i].pc - 1;
+		/*
+		 * What perf prints at or above PERF_CONTEXT_MAX, above all
+		 * the ffffffffffffffff [unknown] of the zero return address
+		 * libunwind ends some chains with, a callchain cannot carry:
+		 * perf takes such an entry for a context marker, and drops
+		 * the whole chain at an unknown one. 0 stands for it, which
+		 * every perf prints as [unknown] too: the stacks stay
+		 * perf's, frame for frame (perf report, folded stacks), only
+		 * that frame's address is printed as 0.
+		 */
+		res->ips[k++] = ip >= PD_CONTEXT_MAX ? 0 : ip;
 	}
 	res->nr = k;
 	return 0;

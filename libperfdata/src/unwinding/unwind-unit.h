@@ -12,6 +12,8 @@
 #include <perfdata/session.h>
 #include <perfdata/unwind.h>
 
+#include "unwind-state.h"
+
 #define PD_UW_MAX_STACK		1024	/* --max-stack at most */
 
 /* One unwinder with its own symbolizer and session. */
@@ -30,6 +32,9 @@ struct pd__uw_result {
 	int stop;		/* enum pd_unwind_stop */
 	const char *dso;	/* interned by the unit's session */
 	uint64_t ips[PD_UW_MAX_STACK];
+	/* a helper's: what it did with libunwind's cache (-1: not known) */
+	int nr_ops;
+	struct uw_rs_op ops[PD_UW_MAX_STACK + 1];
 };
 
 struct pd__uw_unit *pd__uw_unit_new(struct pd_reader *r,

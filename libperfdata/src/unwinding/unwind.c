@@ -20,6 +20,20 @@
  *   mapped at its (decremented) pc: .eh_frame_hdr or .debug_frame
  *   (find_proc_info()); a pc with no map, no file or neither table ends
  *   the chain after that frame;
+ * - the tables are read where perf thinks the file is: its lowest map of
+ *   the same DSO (path, device and inode), start less offset, less
+ *   elf_base_address() (read_unwind_spec_eh_frame(), 6.1.91 and later);
+ *   at a wrong base no entry is found and libunwind guesses the caller
+ *   from the frame pointer, and a read of the tables outside every map
+ *   fails the step (unwind-tables.c);
+ * - a pc stepped from with tables before is stepped from again without
+ *   a lookup: libunwind's cache per process (UNW_CACHE_GLOBAL, 128 pcs,
+ *   emptied at exec; struct pd_rs_cache);
+ * - after a guessed step only the frame and stack pointers and the pc
+ *   are known: a frame whose CFA needs another register fails the step;
+ * - a process gets an unwinder only with a map of a file perf reads as
+ *   ELF, or the vdso (unwind__prepare_access()): without, no user frame
+ *   at all;
  * - no registers (abi 0) or an empty stack copy: no user frames
  *   (thread__resolve_callchain_unwind()); registers without the ip or
  *   the stack pointer: the whole callchain is dropped (get_entries()
@@ -63,15 +77,19 @@
 #include "unwind-core.h"
 #include "unwind-step.h"
 
-/* The frames of the helper's unwinding of ev, as ours would be; 0 when
- * it has none. */
-static int from_helper(struct pd_unwinder *u, const struct pd_event *ev,
-		       struct pd_unwind_ip *ips, int max)
+/*
+ * The frames of the helper's unwinding of ev, as ours would be; 0 when
+ * it has none, or when libunwind's cache of t's process here would have
+ * given another answer than the helper's (pd__unwinder_rs_replay()).
+ */
+static int from_helper(struct pd_unwinder *u, struct pd_thread *t,
+		       const struct pd_event *ev, struct pd_unwind_ip *ips,
+		       int max)
 {
 	struct pd__uw_ahead_res res;
 
 	if (!pd__uw_ahead_take(u->ahead, ev, max, &res) || res.n <= 0 ||
-	    res.n > max)
+	    res.n > max || !pd__unwinder_rs_replay(t, res.ops, res.nr_ops))
 		return 0;
 	if (res.warned_frame_reg)
 		pd__uw_warn_frame_reg(u);
@@ -112,7 +130,7 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 		u->ahead = pd__uw_ahead_start(u->s, u->r, &u->o);
 	}
 	if (u->ahead) {
-		int n = from_helper(u, ev, ips, st.max);
+		int n = from_helper(u, t, ev, ips, st.max);
 
 		if (n > 0)
 			return n;
