@@ -171,9 +171,16 @@ static const struct uw_layout *dso_layout(struct pd_unwinder *u,
 	size_t i;
 	int fd;
 
-	for (i = 0; i < u->nr_layouts; i++)
-		if (u->layouts[i].dso == dso)
+	/* (a report asks twice: the bias, then the tables) */
+	if (u->last_layout < u->nr_layouts &&
+	    u->layouts[u->last_layout].dso == dso)
+		return &u->layouts[u->last_layout];
+	for (i = 0; i < u->nr_layouts; i++) {
+		if (u->layouts[i].dso == dso) {
+			u->last_layout = i;
 			return &u->layouts[i];
+		}
+	}
 	if (u->nr_layouts == u->cap_layouts) {
 		size_t cap = u->cap_layouts ? 2 * u->cap_layouts : 16;
 		struct uw_layout *v = realloc(u->layouts, cap * sizeof(*v));
@@ -183,6 +190,7 @@ static const struct uw_layout *dso_layout(struct pd_unwinder *u,
 		u->layouts = v;
 		u->cap_layouts = cap;
 	}
+	u->last_layout = u->nr_layouts;
 	l = &u->layouts[u->nr_layouts++];
 	memset(l, 0, sizeof(*l));
 	l->dso = dso;

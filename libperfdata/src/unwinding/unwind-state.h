@@ -291,6 +291,7 @@ struct pd_unwinder {
 	struct uw_lookup *lookups;	/* UW_LOOKUPS, or NULL */
 	struct uw_layout *layouts;
 	size_t nr_layouts, cap_layouts;
+	size_t last_layout;	/* the last one looked up */
 	uint64_t tick;
 	bool warned_arch, warned_abi, warned_regs, warned_stack;
 	bool warned_frame_reg;
