@@ -24,6 +24,7 @@
 #include "unwind-arch.h"
 #include "unwind-core.h"
 #include "unwind-dwfl.h"
+#include "unwind-elf.h"
 #include "unwind-space.h"
 #include "unwind-step.h"
 #include "unwind-tables.h"
@@ -163,7 +164,7 @@ void pd__unwinder_free(struct pd_unwinder *u)
 	free(u->chain);
 	pd__row_cache_free(&u->file_rows);
 	free(u->lookups);
-	free(u->layouts);
+	pd__uw_layouts_free(u);
 	if (u->arch.elf)
 		elf_end(u->arch.elf);
 	if (u->arch32.elf)
