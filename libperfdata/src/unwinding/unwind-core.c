@@ -149,7 +149,7 @@ void pd__unwinder_free(struct pd_unwinder *u)
 	if (!u)
 		return;
 	for (i = 0; i < u->nr_spaces; i++)
-		pd__uw_space_clear(&u->spaces[i]);
+		pd__uw_space_free(&u->spaces[i]);
 	for (i = 0; i < u->nr_strays; i++) {
 		if (u->strays[i].cfi)
 			dwarf_cfi_end(u->strays[i].cfi);

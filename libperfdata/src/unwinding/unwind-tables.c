@@ -447,9 +447,11 @@ const struct pd_row *pd__uw_space_row(struct pd_unwinder *u,
 		*fr = *row;
 		fr->file = m->dso;
 		fr->addr = rel;
+		fr->gen = u->file_rows.gen;
 	}
 out:
 	row->file = NULL;
 	row->addr = addr;
+	row->gen = sp->rows.gen;
 	return row;
 }
