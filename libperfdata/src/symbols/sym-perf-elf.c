@@ -109,13 +109,16 @@ static uint64_t key_hash(const char *path, const uint8_t *bid, size_t n)
 bool pd__symbolizer_perf_opens_elf(struct pd_symbolizer *s, const char *path,
 				   const uint8_t *bid, size_t bid_size)
 {
+	static const uint8_t none[1];
 	struct sym_perf_elf **b, *e;
 	uint64_t h;
 
 	if (!path)
 		return false;
-	if (!bid)
+	if (!bid || !bid_size) {
+		bid = none;	/* (memcmp() takes no NULL, even for 0 bytes) */
 		bid_size = 0;
+	}
 	if (bid_size > PD_BUILD_ID_MAX)
 		bid_size = PD_BUILD_ID_MAX;
 	h = key_hash(path, bid, bid_size);

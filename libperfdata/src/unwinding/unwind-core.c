@@ -24,6 +24,7 @@
 #include "unwind-arch.h"
 #include "unwind-core.h"
 #include "unwind-dwfl.h"
+#include "unwind-elf.h"
 #include "unwind-space.h"
 #include "unwind-step.h"
 #include "unwind-tables.h"
@@ -148,7 +149,7 @@ void pd__unwinder_free(struct pd_unwinder *u)
 	if (!u)
 		return;
 	for (i = 0; i < u->nr_spaces; i++)
-		pd__uw_space_clear(&u->spaces[i]);
+		pd__uw_space_free(&u->spaces[i]);
 	for (i = 0; i < u->nr_strays; i++) {
 		if (u->strays[i].cfi)
 			dwarf_cfi_end(u->strays[i].cfi);
@@ -163,7 +164,7 @@ void pd__unwinder_free(struct pd_unwinder *u)
 	free(u->chain);
 	pd__row_cache_free(&u->file_rows);
 	free(u->lookups);
-	free(u->layouts);
+	pd__uw_layouts_free(u);
 	if (u->arch.elf)
 		elf_end(u->arch.elf);
 	if (u->arch32.elf)

@@ -15,6 +15,8 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "unwind-elf.h"
@@ -171,9 +173,16 @@ static const struct uw_layout *dso_layout(struct pd_unwinder *u,
 	size_t i;
 	int fd;
 
-	for (i = 0; i < u->nr_layouts; i++)
-		if (u->layouts[i].dso == dso)
+	/* (a report asks twice: the bias, then the tables) */
+	if (u->last_layout < u->nr_layouts &&
+	    u->layouts[u->last_layout].dso == dso)
+		return &u->layouts[u->last_layout];
+	for (i = 0; i < u->nr_layouts; i++) {
+		if (u->layouts[i].dso == dso) {
+			u->last_layout = i;
 			return &u->layouts[i];
+		}
+	}
 	if (u->nr_layouts == u->cap_layouts) {
 		size_t cap = u->cap_layouts ? 2 * u->cap_layouts : 16;
 		struct uw_layout *v = realloc(u->layouts, cap * sizeof(*v));
@@ -183,6 +192,7 @@ static const struct uw_layout *dso_layout(struct pd_unwinder *u,
 		u->layouts = v;
 		u->cap_layouts = cap;
 	}
+	u->last_layout = u->nr_layouts;
 	l = &u->layouts[u->nr_layouts++];
 	memset(l, 0, sizeof(*l));
 	l->dso = dso;
@@ -374,4 +384,49 @@ void pd__uw_file_tables(struct pd_unwinder *u, struct pd_dso *dso, Elf *elf,
 	m->elf_base = l->elf_base;
 	m->eh = l->eh;
 	m->has_tables = l->has_tables;
+}
+
+/*
+ * The bytes of dso's file, mapped once per unwinder (pd__unwinder_free()
+ * unmaps them): false when it does not map.
+ */
+bool pd__uw_file_bytes(struct pd_unwinder *u, struct pd_dso *dso,
+		       const uint8_t **raw, size_t *size)
+{
+	struct uw_layout *l = (struct uw_layout *)dso_layout(u, dso);
+	struct stat st;
+	void *p;
+	int fd;
+
+	if (!l)
+		return false;
+	if (!l->raw_tried) {
+		l->raw_tried = true;
+		fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && !fstat(fd, &st) && st.st_size > 0) {
+			p = mmap(NULL, (size_t)st.st_size, PROT_READ,
+				 MAP_PRIVATE, fd, 0);
+			if (p != MAP_FAILED) {
+				l->raw = p;
+				l->raw_size = (size_t)st.st_size;
+			}
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	*raw = l->raw;
+	*size = l->raw_size;
+	return l->raw;
+}
+
+void pd__uw_layouts_free(struct pd_unwinder *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->nr_layouts; i++)
+		if (u->layouts[i].raw)
+			munmap((void *)u->layouts[i].raw, u->layouts[i].raw_size);
+	free(u->layouts);
+	u->layouts = NULL;
+	u->nr_layouts = u->cap_layouts = 0;
 }

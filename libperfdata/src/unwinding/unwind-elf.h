@@ -15,5 +15,8 @@ bool pd__uw_dso_bias(struct pd_unwinder *u, const struct pd_unwind_arch *a,
 uint64_t pd__uw_first_load_page(Elf *elf);
 void pd__uw_file_tables(struct pd_unwinder *u, struct pd_dso *dso, Elf *elf,
 			struct uw_mod *m);
+bool pd__uw_file_bytes(struct pd_unwinder *u, struct pd_dso *dso,
+		       const uint8_t **raw, size_t *size);
+void pd__uw_layouts_free(struct pd_unwinder *u);
 
 #endif /* PD_UNWIND_ELF_H */

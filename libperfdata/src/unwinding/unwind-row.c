@@ -221,21 +221,33 @@ struct pd_row *pd__row_slot(struct pd_row_cache *rc, size_t size,
 {
 	uint64_t h = addr ^ ((uint64_t)(uintptr_t)file >> 4);
 
+	struct pd_row *row;
+
 	if (!rc->v) {
 		rc->v = calloc(size, sizeof(*rc->v));
 		if (!rc->v)
 			return NULL;
 		rc->size = size;
+		rc->gen = 1;
 	}
-	return &rc->v[((h * 0x9e3779b97f4a7c15ULL) >> 32) & (rc->size - 1)];
+	row = &rc->v[((h * 0x9e3779b97f4a7c15ULL) >> 32) & (rc->size - 1)];
+	if (row->gen != rc->gen) {
+		row->state = PD_ROW_EMPTY;
+		row->gen = rc->gen;
+	}
+	return row;
 }
 
 void pd__row_cache_clear(struct pd_row_cache *rc)
 {
 	size_t i;
 
+	if (++rc->gen)
+		return;
+	/* (once in 2^32 clears) */
 	for (i = 0; rc->v && i < rc->size; i++)
-		rc->v[i].state = PD_ROW_EMPTY;
+		rc->v[i].gen = 0;
+	rc->gen = 1;
 }
 
 void pd__row_cache_free(struct pd_row_cache *rc)

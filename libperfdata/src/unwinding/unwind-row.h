@@ -40,6 +40,7 @@ struct pd_row {
 	uint64_t addr;		/* the pc looked up (relative to file) */
 	const void *file;	/* what addr is relative to, or NULL */
 	uint8_t state;		/* enum pd_row_state */
+	uint32_t gen;		/* its cache's gen when filled */
 	bool fde;		/* an FDE covers addr */
 	bool ra_undef;		/* ... and leaves the architecture's return
 				 * address column undefined, or none does */
@@ -104,17 +105,20 @@ enum pd_row_step pd__row_step(const struct pd_row *row, const uint64_t *regs,
 struct pd_row_cache {
 	struct pd_row *v;	/* size slots, or NULL */
 	size_t size;		/* a power of 2 */
+	uint32_t gen;		/* slots of another gen are free */
 };
 
 /*
  * The slot for (file, addr) in a cache of size slots (allocated on first
  * use); NULL without memory. A slot holds that row when its state is not
- * PD_ROW_EMPTY and its file and addr are those.
+ * PD_ROW_EMPTY and its file and addr are those; whoever fills it sets
+ * its gen to the cache's.
  */
 struct pd_row *pd__row_slot(struct pd_row_cache *rc, size_t size,
 			    const void *file, uint64_t addr);
-/* Every slot free again (what a pc's row is may have changed); their
- * rules stay as they were until a slot is filled again. */
+/* Every slot free again (what a pc's row is may have changed), at once
+ * (the cache's gen moves); their rules stay as they were until a slot
+ * is filled again. */
 void pd__row_cache_clear(struct pd_row_cache *rc);
 void pd__row_cache_free(struct pd_row_cache *rc);
 

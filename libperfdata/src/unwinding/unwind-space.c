@@ -15,15 +15,36 @@
 #include "unwind-elf.h"
 #include "unwind-space.h"
 
+/*
+ * The space emptied, for another process: its caches of rows and of
+ * signal trampolines keep their memory, their entries dropped (a new
+ * space allocated and zeroed them for each process, a large share of the
+ * unwinding of thousands of short ones); pd__uw_space_free() frees them.
+ */
 void pd__uw_space_clear(struct uw_space *sp)
 {
+	struct pd_row_cache rows = sp->rows;
+	struct uw_sig *sigs = sp->sigs;
+	uint32_t epoch = sp->sigs_epoch;
+
 	if (sp->dwfl)
 		dwfl_end(sp->dwfl);
 	pd__maps_put(sp->maps);
 	free(sp->mods);
+	memset(sp, 0, sizeof(*sp));
+	pd__row_cache_clear(&rows);
+	sp->rows = rows;
+	sp->sigs = sigs;
+	/* the answers kept are another epoch's */
+	sp->sigs_epoch = epoch + 1;
+}
+
+void pd__uw_space_free(struct uw_space *sp)
+{
+	pd__uw_space_clear(sp);
 	pd__row_cache_free(&sp->rows);
 	free(sp->sigs);
-	memset(sp, 0, sizeof(*sp));
+	sp->sigs = NULL;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)

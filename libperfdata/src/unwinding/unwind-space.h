@@ -10,6 +10,7 @@
 #include "unwind-state.h"
 
 void pd__uw_space_clear(struct uw_space *sp);
+void pd__uw_space_free(struct uw_space *sp);
 bool pd__uw_space_current(struct pd_unwinder *u, struct uw_space *sp);
 struct uw_mod *pd__uw_report_module(struct uw_ctx *c, struct pd_map *map,
 				    uint64_t addr);

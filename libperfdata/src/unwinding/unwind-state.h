@@ -107,6 +107,14 @@ struct uw_layout {
 	bool has_tables;
 	uint64_t elf_base;
 	struct uw_eh_hdr eh;
+	/*
+	 * The file's bytes mapped once for all the processes whose table
+	 * lookups are read as perf's libunwind reads them
+	 * (pd__uw_file_bytes()), not through each report's own mapping
+	 */
+	const uint8_t *raw;
+	size_t raw_size;
+	bool raw_tried;
 	bool elf;		/* an ELF file, else pd__uw_map_bias() fails */
 	bool many;		/* more PT_LOADs: pd__uw_map_bias() of
 				 * the file */
@@ -291,6 +299,7 @@ struct pd_unwinder {
 	struct uw_lookup *lookups;	/* UW_LOOKUPS, or NULL */
 	struct uw_layout *layouts;
 	size_t nr_layouts, cap_layouts;
+	size_t last_layout;	/* the last one looked up */
 	uint64_t tick;
 	bool warned_arch, warned_abi, warned_regs, warned_stack;
 	bool warned_frame_reg;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "unwind-dwfl.h"
+#include "unwind-elf.h"
 #include "unwind-space.h"
 #include "unwind-tables.h"
 
@@ -154,8 +155,10 @@ static void perf_view(struct uw_space *sp, struct uw_mod *m,
  */
 struct lu_mem {
 	struct uw_ctx *c;
-	const struct uw_mod *m;	/* the file whose tables are read */
-	const struct pd_map *map;	/* ... at the frame's address */
+	const struct pd_map *map;	/* the frame's, of the file whose
+					 * tables are read */
+	const uint8_t *raw;	/* ... the file's bytes */
+	size_t raw_size;
 	const struct pd_map *last;	/* the map of the last word read */
 	uint64_t word_addr;
 	uint64_t word;
@@ -182,7 +185,7 @@ static int lu_word(struct lu_mem *mem, uint64_t a, uint64_t *val)
 	mp = mem->last;
 	if (!mp || a < mp->start || a >= mp->end) {
 		mp = a + 8 > a ? pd__maps_find(c->sp->maps, a) : NULL;
-		if (!mp || !mem->m->raw || !pd__map_same_dso(mp, mem->map))
+		if (!mp || !mem->raw || !pd__map_same_dso(mp, mem->map))
 			return perf_access_mem(c, a, val);
 		mem->last = mp;
 	}
@@ -190,9 +193,9 @@ static int lu_word(struct lu_mem *mem, uint64_t a, uint64_t *val)
 		return perf_access_mem(c, a, val);
 	off = a - mp->start + mp->pgoff;
 	*val = 0;
-	if (off > mem->m->raw_size || mem->m->raw_size - off < 8)
+	if (off > mem->raw_size || mem->raw_size - off < 8)
 		return 1;	/* past the file: 0, as access_dso_mem() */
-	memcpy(val, mem->m->raw + off, sizeof(*val));
+	memcpy(val, mem->raw + off, sizeof(*val));
 	return 0;
 }
 
@@ -253,7 +256,10 @@ static enum uw_lookup_res lookup_read(struct uw_ctx *c, struct uw_mod *m,
 				      const struct pd_map *map, uint64_t at,
 				      bool *volatile_read)
 {
-	struct lu_mem mem = { .c = c, .m = m, .map = map };
+	struct lu_mem mem = { .c = c, .map = map, .raw = m->raw,
+			      .raw_size = m->raw_size };
+	const uint8_t *raw;
+	size_t raw_size;
 	uint64_t segbase = m->perf_base + m->eh.addr;
 	uint64_t table = segbase + m->eh.table_off;
 	uint64_t n = m->eh.fde_count & (UINT64_MAX >> 3);
@@ -262,6 +268,11 @@ static enum uw_lookup_res lookup_read(struct uw_ctx *c, struct uw_mod *m,
 	int64_t cie_off;
 	enum uw_lookup_res res = UW_LOOKUP_FAIL;
 
+	/* (the file's bytes mapped once, not each report's mapping) */
+	if (m->dso && pd__uw_file_bytes(c->u, m->dso, &raw, &raw_size)) {
+		mem.raw = raw;
+		mem.raw_size = raw_size;
+	}
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
 		addr = table + mid * 8;
@@ -436,9 +447,11 @@ const struct pd_row *pd__uw_space_row(struct pd_unwinder *u,
 		*fr = *row;
 		fr->file = m->dso;
 		fr->addr = rel;
+		fr->gen = u->file_rows.gen;
 	}
 out:
 	row->file = NULL;
 	row->addr = addr;
+	row->gen = sp->rows.gen;
 	return row;
 }
