@@ -91,7 +91,13 @@ static bool perf_opens_elf(struct pd_symbolizer *s, const char *path,
 	for (i = 0; i < s->nr_roots; i++)
 		if (!sym_join_root(s, i, buf, sizeof(buf), path) && is_elf(buf))
 			return true;
-	return false;
+	/*
+	 * A file debuginfod may serve by its build id: taken as the file
+	 * present, so that fetching gives what having the binaries does
+	 * (asking here would fetch every mapped file of every process;
+	 * one the servers lack leaves its frames unresolved later)
+	 */
+	return bid_size && sym_debuginfod(s);
 }
 
 static uint64_t key_hash(const char *path, const uint8_t *bid, size_t n)

@@ -205,6 +205,7 @@ int pd__unwinder_check(struct pd_unwinder *u, struct pd_thread *t,
 	const struct pd_sample *smp = &ev->u.sample;
 	const struct pd_unwind_arch *a;
 	const struct uw_arch *ua;
+	struct pd_map *m;
 
 	u->last_stop = PD_UNWIND_STOP_NONE;
 	u->last_dso = NULL;
@@ -232,8 +233,12 @@ int pd__unwinder_check(struct pd_unwinder *u, struct pd_thread *t,
 	 * nothing, not even the sampled ip
 	 */
 	u->last_stop = PD_UNWIND_STOP_NO_ELF;
-	if (!pd__thread_maps(t)->perf_unwinds)
+	if (!pd__thread_maps(t)->perf_unwinds) {
+		/* the summary names the sampled file, which is missing */
+		m = pd__maps_find(pd__thread_maps(t), smp->ip);
+		u->last_dso = m && m->path ? m->name : NULL;
 		return 0;
+	}
 	u->last_stop = PD_UNWIND_STOP_ARCH;
 	a = pd__uw_unwind_arch(u);
 	if (!a) {
