@@ -83,9 +83,20 @@ ssize_t pd__input_fill_more(struct pd_input *in, size_t n)
 		in->end = have;
 	}
 	while (in->end - in->start < n && !in->eof) {
-		ssize_t got = read_some(in, in->buf + in->end,
-					in->cap - in->end,
-					in->pos + (in->end - in->start));
+		size_t len = in->cap - in->end;
+		ssize_t got;
+
+		if (in->sparse) {
+			size_t want = n - (in->end - in->start);
+
+			if (want < PD_INPUT_SPARSE_READ)
+				want = PD_INPUT_SPARSE_READ;
+			if (want < len)
+				len = want;
+			in->sparse = false;
+		}
+		got = read_some(in, in->buf + in->end, len,
+				in->pos + (in->end - in->start));
 
 		if (got < 0)
 			return got;
@@ -127,6 +138,15 @@ int pd_input_seek(struct pd_input *in, uint64_t off)
 		pd_input_consume(in, got);
 	}
 	return 0;
+}
+
+int pd_input_skip(struct pd_input *in, uint64_t off)
+{
+	int err = pd_input_seek(in, off);
+
+	if (!err && in->seekable && in->start == in->end)
+		in->sparse = true;
+	return err;
 }
 
 int pd_input_pread(struct pd_input *in, void *dst, size_t len, uint64_t off)

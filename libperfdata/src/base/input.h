@@ -15,6 +15,8 @@
 #define PD_INPUT_BUF_SIZE	(256 * 1024)
 /* Largest single object (a tracing data blob) the reader loads at once. */
 #define PD_INPUT_MAX_OBJECT	(512ULL * 1024 * 1024)
+/* A sparse read: a record's header and the start of its body */
+#define PD_INPUT_SPARSE_READ	(4 * 1024)
 
 struct pd_input {
 	int fd;
@@ -25,6 +27,13 @@ struct pd_input {
 	size_t start, end;	/* valid bytes are buf[start, end) */
 	uint64_t pos;		/* input offset of buf[start] */
 	bool eof;
+	/*
+	 * The next read asks for what is needed and a little more, not a
+	 * buffer's worth: set by pd_input_skip() past the buffer, where
+	 * what follows may be skipped again (the reader leaves large
+	 * records in the file until they are delivered, order.c)
+	 */
+	bool sparse;
 };
 
 int pd_input_init(struct pd_input *in, int fd);
@@ -61,6 +70,11 @@ static inline void pd_input_consume(struct pd_input *in, size_t n)
  * errno, or -PD_ERR_TRUNCATED when a stream ends before off.
  */
 int pd_input_seek(struct pd_input *in, uint64_t off);
+/*
+ * pd_input_seek() forward on a seekable input, where the bytes passed
+ * are not wanted now: the next read is a small one.
+ */
+int pd_input_skip(struct pd_input *in, uint64_t off);
 
 /* Read exactly len bytes at off (seekable inputs only). */
 int pd_input_pread(struct pd_input *in, void *dst, size_t len, uint64_t off);

@@ -16,6 +16,15 @@
  * a handful per round rather than one per record. Records are copied end
  * to end into large chunks, reused once all their records are delivered:
  * nothing is allocated per record.
+ *
+ * Except large samples of a file (DWARF stack copies: 64 KiB each, most
+ * of a system-wide profile's bytes), which are left where they are: the
+ * queue keeps their offset, the reader skips their bodies (stream.c), and
+ * each is read once, when delivered, into one buffer. Copying them into
+ * the queue cost more than the rest of reading (a copy through the input
+ * buffer, a copy into the queue, and the kernel zeroing every chunk page
+ * first touched), and kept two rounds of them (hundreds of MiB with
+ * perf record -m) in memory.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -61,6 +70,8 @@ struct pd_order_queue {
 	struct chunk *fill;	/* where the next record goes */
 	struct chunk *spare;	/* emptied chunks, kept for reuse */
 	struct chunk *chunks;	/* all of them */
+	struct pd_queued *got;	/* a record left in the file, read back */
+	size_t got_cap;
 };
 
 static bool before(const struct entry *a, const struct entry *b)
@@ -173,9 +184,10 @@ static uint32_t new_run(struct pd_order_queue *o)
 	return o->nr_runs++;
 }
 
-int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
-		   uint64_t time, uint64_t offset, uint64_t inner_offset,
-		   uint32_t flags)
+/* a record of size bytes (stored bytes: kept) into the queue */
+static int push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
+		uint32_t kept, uint64_t time, uint64_t offset,
+		uint64_t inner_offset, uint32_t flags)
 {
 	struct pd_order_queue *o = r->order;
 	struct pd_queued *q;
@@ -199,7 +211,7 @@ int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 		o->heap = h;
 		o->cap = cap;
 	}
-	q = room(o, size);
+	q = room(o, kept);
 	if (!q)
 		return -ENOMEM;
 	q->next = NULL;
@@ -209,8 +221,11 @@ int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 	q->time = time;
 	q->seq = o->seq++;
 	q->size = size;
-	memcpy(q->data, rec, size);
-	memset(q->data + size, 0, 8);
+	q->in_file = kept != size;
+	if (kept) {
+		memcpy(q->data, rec, kept);
+		memset(q->data + kept, 0, 8);
+	}
 	o->queued++;
 	if (time > o->max_time)
 		o->max_time = time;
@@ -231,6 +246,53 @@ int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 	o->heap[o->nr] = (struct entry){ .time = time, .seq = q->seq, .run = i };
 	sift_up(o->heap, o->nr++);
 	return 0;
+}
+
+int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
+		   uint64_t time, uint64_t offset, uint64_t inner_offset,
+		   uint32_t flags)
+{
+	return push(r, rec, size, size, time, offset, inner_offset, flags);
+}
+
+int pd__order_push_in_file(struct pd_reader *r, uint32_t size, uint64_t time,
+			   uint64_t offset)
+{
+	return push(r, NULL, size, 0, time, offset, 0, 0);
+}
+
+/* q's bytes, left in the file, into o->got: NULL (and *err) on failure */
+static const struct pd_queued *read_back(struct pd_reader *r,
+					 const struct pd_queued *q, int *err)
+{
+	struct pd_order_queue *o = r->order;
+	size_t need = sizeof(*q) + q->size + 8;
+
+	if (need > o->got_cap) {
+		struct pd_queued *g = malloc(need);
+
+		if (!g) {
+			*err = pd__set_error(r, -ENOMEM, q->offset,
+					     "sample of %u bytes: out of memory",
+					     q->size);
+			return NULL;
+		}
+		free(o->got);
+		o->got = g;
+		o->got_cap = need;
+	}
+	*o->got = *q;
+	o->got->in_file = false;
+	*err = pd_input_pread(&r->in, o->got->data, q->size, q->offset);
+	if (*err) {
+		/* the file changed under the reader since it was read */
+		*err = pd__set_error(r, *err, q->offset,
+				     "sample of %u bytes read again: %s",
+				     q->size, pd_strerror(*err));
+		return NULL;
+	}
+	memset(o->got->data + q->size, 0, 8);
+	return o->got;
 }
 
 void pd__order_round(struct pd_reader *r)
@@ -256,10 +318,11 @@ bool pd__order_pending(struct pd_reader *r)
 }
 
 /*
- * The record stays readable until the next push: only then may its
- * chunk, emptied, be written again.
+ * The record stays readable until the next push or pop: only then may
+ * its chunk, emptied, be written again. NULL with *err 0: none to
+ * deliver yet.
  */
-const struct pd_queued *pd__order_pop(struct pd_reader *r)
+const struct pd_queued *pd__order_pop(struct pd_reader *r, int *err)
 {
 	struct pd_order_queue *o = r->order;
 	struct pd_queued *q;
@@ -267,6 +330,7 @@ const struct pd_queued *pd__order_pop(struct pd_reader *r)
 	struct run *run;
 	uint32_t i;
 
+	*err = 0;
 	if (!o || !o->nr)
 		return NULL;
 	if (!o->release_all && o->heap[0].time > o->limit)
@@ -293,7 +357,8 @@ const struct pd_queued *pd__order_pop(struct pd_reader *r)
 		c->next = o->spare;
 		o->spare = c;
 	}
-	return q;
+	/* (the chunk stays as it is until the next push) */
+	return q->in_file ? read_back(r, q, err) : q;
 }
 
 void pd__order_free(struct pd_order_queue *o)
@@ -308,5 +373,6 @@ void pd__order_free(struct pd_order_queue *o)
 	}
 	free(o->runs);
 	free(o->heap);
+	free(o->got);
 	free(o);
 }

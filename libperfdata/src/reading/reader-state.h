@@ -157,6 +157,7 @@ struct pd_queued {
 	uint64_t seq;
 	uint32_t flags;
 	uint32_t size;
+	bool in_file;		/* order.c: data left at offset, read back */
 	/* host order; 8-byte aligned, as records are decoded in place */
 	_Alignas(8) uint8_t data[];
 };
@@ -236,12 +237,17 @@ void pd__decomp_free(struct pd_decomp *d);
 size_t pd__decomp_leftover(const struct pd_reader *r);
 
 /* order.c */
+/* samples this large are left in the file until delivered (stream.c) */
+#define PD_ORDER_IN_FILE_MIN	4096
 int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 		   uint64_t time, uint64_t offset, uint64_t inner_offset,
 		   uint32_t flags);
 void pd__order_round(struct pd_reader *r);
 void pd__order_flush_all(struct pd_reader *r);
-const struct pd_queued *pd__order_pop(struct pd_reader *r);
+/* a sample of size bytes left in the file at offset, read back later */
+int pd__order_push_in_file(struct pd_reader *r, uint32_t size, uint64_t time,
+			   uint64_t offset);
+const struct pd_queued *pd__order_pop(struct pd_reader *r, int *err);
 bool pd__order_pending(struct pd_reader *r);
 void pd__order_free(struct pd_order_queue *o);
 

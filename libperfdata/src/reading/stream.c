@@ -395,6 +395,45 @@ static int hold(struct pd_reader *r, const uint8_t *p, uint32_t size,
 	return PD__AHEAD_STOP;
 }
 
+/*
+ * A large sample of a file, read in time order, is left where it is
+ * until it is delivered (order.c): its time read from its first bytes,
+ * its body skipped. 1 queued so, 0 not (it is read whole), <0 error.
+ */
+static int leave_in_file(struct pd_reader *r, uint32_t size, uint64_t off)
+{
+	size_t head = size < PD_INPUT_SPARSE_READ ? size : PD_INPUT_SPARSE_READ;
+	uint64_t time;
+	ssize_t n;
+	int err;
+
+	/* (byte-swapped ones are read whole: delivered from a swapped copy;
+	 * one past the file's end is a truncated file's last) */
+	if (r->opts.order != PD_ORDER_TIME || r->swap || !r->in.seekable ||
+	    !r->header_done || size < PD_ORDER_IN_FILE_MIN ||
+	    off + size > r->in.size)
+		return 0;
+	n = pd_input_fill(&r->in, head);
+	if (n < 0)
+		return pd__set_error(r, (int)n, off, "read: %s",
+				     pd_strerror((int)n));
+	if ((size_t)n < head ||
+	    !pd__record_time(r, pd_input_ptr(&r->in), head, &time))
+		return 0;
+	err = pd__order_push_in_file(r, size, time, off);
+	if (err < 0)
+		return pd__set_error(r, err, off, "%s", pd_strerror(err));
+	err = pd_input_skip(&r->in, off + size);
+	if (err < 0)
+		return pd__set_error(r, err, off, "%s", pd_strerror(err));
+	r->stats.nr_events[PD_RECORD_SAMPLE]++;
+	r->stats.nr_total++;
+	r->stats.bytes_read += size;
+	if (r->in.pos >= r->progress_next)
+		tell_progress(r, false);
+	return 1;
+}
+
 /* Next raw record into r->cur: 1 got one, 0 end, <0 error (and
  * PD__AHEAD_STOP, on the read-ahead thread). */
 static int read_raw(struct pd_reader *r, struct pd_raw_src *src)
@@ -471,6 +510,13 @@ static int read_raw(struct pd_reader *r, struct pd_raw_src *src)
 			return pd__set_error(r, -PD_ERR_BAD_RECORD, off,
 					     "record of %u bytes (type %u) runs past the end of the data section",
 					     size, type);
+		}
+		if (type == PD_RECORD_SAMPLE) {
+			ret = leave_in_file(r, size, off);
+			if (ret < 0)
+				return ret;
+			if (ret > 0)
+				continue;
 		}
 		n = pd_input_fill(&r->in, size);
 		if (n < 0)
@@ -583,8 +629,15 @@ int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
 			return 1;
 		}
 		if (r->opts.order == PD_ORDER_TIME) {
-			const struct pd_queued *oq = pd__order_pop(r);
+			const struct pd_queued *oq = pd__order_pop(r, &ret);
 
+			if (ret < 0) {
+				if (r->ahead_stop)
+					r->ahead_failed = true;
+				else
+					r->failed = true;
+				return ret;
+			}
 			if (oq) {
 				src_of(src, oq);
 				*rec = oq->data;
