@@ -93,7 +93,7 @@ ssize_t pd__input_fill_more(struct pd_input *in, size_t n)
 				want = PD_INPUT_SPARSE_READ;
 			if (want < len)
 				len = want;
-			in->sparse = false;
+			in->sparse--;
 		}
 		got = read_some(in, in->buf + in->end, len,
 				in->pos + (in->end - in->start));
@@ -144,9 +144,22 @@ int pd_input_skip(struct pd_input *in, uint64_t off)
 {
 	int err = pd_input_seek(in, off);
 
-	if (!err && in->seekable && in->start == in->end)
-		in->sparse = true;
-	return err;
+	if (err || !in->seekable)
+		return err;
+	in->sparse = PD_INPUT_SPARSE_RUN;
+	/*
+	 * Reads that skip are not sequential to the kernel, which then
+	 * reads a file not in its cache a page at a time: ask it for what
+	 * comes (the records skipped are read back soon)
+	 */
+	if (off + PD_INPUT_ADVISE_AHEAD / 2 > in->advised) {
+		uint64_t from = off > in->advised ? off : in->advised;
+
+		posix_fadvise(in->fd, from, off + PD_INPUT_ADVISE_AHEAD - from,
+			      POSIX_FADV_WILLNEED);
+		in->advised = off + PD_INPUT_ADVISE_AHEAD;
+	}
+	return 0;
 }
 
 int pd_input_pread(struct pd_input *in, void *dst, size_t len, uint64_t off)

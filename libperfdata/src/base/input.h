@@ -17,6 +17,10 @@
 #define PD_INPUT_MAX_OBJECT	(512ULL * 1024 * 1024)
 /* A sparse read: a record's header and the start of its body */
 #define PD_INPUT_SPARSE_READ	(4 * 1024)
+/* sparse reads after a skip, before reads fill the buffer again */
+#define PD_INPUT_SPARSE_RUN	16
+/* what sparse reading asks the kernel to read ahead, at a time */
+#define PD_INPUT_ADVISE_AHEAD	(8 * 1024 * 1024)
 
 struct pd_input {
 	int fd;
@@ -28,12 +32,13 @@ struct pd_input {
 	uint64_t pos;		/* input offset of buf[start] */
 	bool eof;
 	/*
-	 * The next read asks for what is needed and a little more, not a
-	 * buffer's worth: set by pd_input_skip() past the buffer, where
-	 * what follows may be skipped again (the reader leaves large
-	 * records in the file until they are delivered, order.c)
+	 * Reads ask for what is needed and a little more, not a buffer's
+	 * worth, this many times more: set by pd_input_skip(), where what
+	 * follows is likely skipped too (the reader leaves large records
+	 * in the file until they are delivered, order.c)
 	 */
-	bool sparse;
+	unsigned int sparse;
+	uint64_t advised;	/* the file is asked to be read ahead to here */
 };
 
 int pd_input_init(struct pd_input *in, int fd);
