@@ -65,6 +65,7 @@ static size_t run(uint64_t (*next_time)(size_t i), size_t n, size_t round_len,
 	size_t nr_pending = 0, good = 0, i, out = 0;
 	uint64_t max_time = 0, round_max = 0, limit = 0;
 	const struct pd_queued *q;
+	int err;
 
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i <= n; i++) {
@@ -86,12 +87,12 @@ static size_t run(uint64_t (*next_time)(size_t i), size_t n, size_t round_len,
 			while (rel < nr_pending && pending[rel].time <= limit)
 				rel++;
 			for (k = 0; k < rel; k++) {
-				q = pd__order_pop(&r);
+				q = pd__order_pop(&r, &err);
 				if (q && intact(q, &pending[k]))
 					good++;
 				out++;
 			}
-			if (pd__order_pop(&r))
+			if (pd__order_pop(&r, &err) || err)
 				good = 0;	/* released too much */
 			memmove(pending, pending + rel,
 				(nr_pending - rel) * sizeof(*pending));

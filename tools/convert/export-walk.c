@@ -68,6 +68,7 @@ int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,
 	struct pd_reader_opts ropts = {
 		.sz = sizeof(ropts),
 		.order = PD_ORDER_TIME,
+		.stack_used_only = true,
 	};
 	struct pd_symbolizer_opts sopts = {
 		.sz = sizeof(sopts),

@@ -383,6 +383,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	struct pd_reader_opts ropts = {
 		.sz = sizeof(ropts),
 		.order = PD_ORDER_TIME,
+		.stack_used_only = true,
 	};
 	struct pd_symbolizer_opts sopts = {
 		.sz = sizeof(sopts),

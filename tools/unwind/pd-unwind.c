@@ -130,6 +130,8 @@ static int run(struct pd_cli_main *m)
 	int err, ret = PD_EXIT_DATA;
 
 	cli_write__stdout_mode(&c->co, m->output);
+	/* the stack copies are unwound and dropped, not written */
+	ro.stack_used_only = !c->uo.keep_stack;
 	r = pd_cli_open(input, &ro);
 	if (!r)
 		return PD_EXIT_DATA;

@@ -91,6 +91,13 @@ struct pd_reader_opts {
 	 */
 	pd_progress_fn progress;
 	void *progress_ctx;
+	/*
+	 * The caller reads user stack copies only as far as the kernel
+	 * filled them (pd_user_stack.dyn_size) and never writes samples
+	 * out as they are: the reader may leave the rest of each copy
+	 * unread, its bytes undefined (most of a DWARF profile's bytes).
+	 */
+	bool stack_used_only;
 };
 
 enum pd_mode {

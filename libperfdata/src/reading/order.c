@@ -74,6 +74,8 @@ struct pd_order_queue {
 	size_t got_cap;
 };
 
+uint32_t pd__order_in_file_min = 4096;
+
 static bool before(const struct entry *a, const struct entry *b)
 {
 	if (a->time != b->time)
@@ -222,6 +224,7 @@ static int push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 	q->seq = o->seq++;
 	q->size = size;
 	q->in_file = kept != size;
+	q->stack_at = q->stack_size = 0;
 	if (kept) {
 		memcpy(q->data, rec, kept);
 		memset(q->data + kept, 0, 8);
@@ -256,9 +259,42 @@ int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 }
 
 int pd__order_push_in_file(struct pd_reader *r, uint32_t size, uint64_t time,
-			   uint64_t offset)
+			   uint64_t offset, uint32_t stack_at,
+			   uint32_t stack_size)
 {
-	return push(r, NULL, size, 0, time, offset, 0, 0);
+	int err = push(r, NULL, size, 0, time, offset, 0, 0);
+	struct pd_queued *q;
+
+	if (err)
+		return err;
+	q = r->order->runs[r->order->cur].tail;
+	q->stack_at = stack_at;
+	q->stack_size = stack_size;
+	return 0;
+}
+
+/*
+ * The parts of q a caller that wants only the filled part of its user
+ * stack copy reads: the fields after the copy (its dyn_size first), then
+ * the record up to the end of what was filled. 1 done, 0 not (a dyn_size
+ * larger than the copy: read whole, for the decoder to report), <0 error.
+ */
+static int read_filled(struct pd_reader *r, const struct pd_queued *q,
+		       uint8_t *data)
+{
+	uint32_t tail = q->stack_at + q->stack_size;
+	uint64_t dyn;
+	int err;
+
+	err = pd_input_pread(&r->in, data + tail, q->size - tail,
+			     q->offset + tail);
+	if (err)
+		return err;
+	dyn = pd_get64(data + tail, false);
+	if (dyn > q->stack_size)
+		return 0;
+	err = pd_input_pread(&r->in, data, q->stack_at + dyn, q->offset);
+	return err ? err : 1;
 }
 
 /* q's bytes, left in the file, into o->got: NULL (and *err) on failure */
@@ -283,7 +319,11 @@ static const struct pd_queued *read_back(struct pd_reader *r,
 	}
 	*o->got = *q;
 	o->got->in_file = false;
-	*err = pd_input_pread(&r->in, o->got->data, q->size, q->offset);
+	*err = q->stack_size ? read_filled(r, q, o->got->data) : 0;
+	if (*err == 0)
+		*err = pd_input_pread(&r->in, o->got->data, q->size, q->offset);
+	else if (*err > 0)
+		*err = 0;
 	if (*err) {
 		/* the file changed under the reader since it was read */
 		*err = pd__set_error(r, *err, q->offset,

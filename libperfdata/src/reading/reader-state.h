@@ -158,6 +158,9 @@ struct pd_queued {
 	uint32_t flags;
 	uint32_t size;
 	bool in_file;		/* order.c: data left at offset, read back */
+	/* its user stack copy, read back only as far as it was filled
+	 * (stack_used_only; 0: read whole) */
+	uint16_t stack_at, stack_size;
 	/* host order; 8-byte aligned, as records are decoded in place */
 	_Alignas(8) uint8_t data[];
 };
@@ -215,6 +218,13 @@ size_t pd__trailer_size(struct pd_reader *r, const uint8_t *rec, size_t size,
 			bool swap, const struct pd_evsel **out);
 bool pd__record_time(struct pd_reader *r, const uint8_t *rec, size_t size,
 		     uint64_t *time);
+/*
+ * Where the user stack copy of a sample (host order) lies, from its first
+ * len bytes: *at its offset in the record, *size its bytes. False when
+ * it has none, or the fields before it run past len.
+ */
+bool pd__sample_stack_span(struct pd_reader *r, const uint8_t *rec,
+			   size_t len, uint32_t *at, uint32_t *size);
 
 /* record.c / sample.c: decode a host-order record into r->ev */
 int pd__decode_record(struct pd_reader *r, struct pd_event *ev);
@@ -237,8 +247,12 @@ void pd__decomp_free(struct pd_decomp *d);
 size_t pd__decomp_leftover(const struct pd_reader *r);
 
 /* order.c */
-/* samples this large are left in the file until delivered (stream.c) */
-#define PD_ORDER_IN_FILE_MIN	4096
+/*
+ * Samples this large (4096 bytes) are left in the file until delivered
+ * (stream.c); a variable so that tests can send every sample, or none,
+ * that way.
+ */
+extern uint32_t pd__order_in_file_min;
 int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 		   uint64_t time, uint64_t offset, uint64_t inner_offset,
 		   uint32_t flags);
@@ -246,7 +260,8 @@ void pd__order_round(struct pd_reader *r);
 void pd__order_flush_all(struct pd_reader *r);
 /* a sample of size bytes left in the file at offset, read back later */
 int pd__order_push_in_file(struct pd_reader *r, uint32_t size, uint64_t time,
-			   uint64_t offset);
+			   uint64_t offset, uint32_t stack_at,
+			   uint32_t stack_size);
 const struct pd_queued *pd__order_pop(struct pd_reader *r, int *err);
 bool pd__order_pending(struct pd_reader *r);
 void pd__order_free(struct pd_order_queue *o);

@@ -561,6 +561,65 @@ void pd__decode_trailer(struct pd_event *ev, const struct pd_evsel *e)
 		     &ev->sid);
 }
 
+bool pd__sample_stack_span(struct pd_reader *r, const uint8_t *rec,
+			   size_t len, uint32_t *at, uint32_t *size)
+{
+	const struct pd_evsel *e = lookup(r, rec, len, true, false);
+	uint32_t rsize = pd_get16(rec + 6, false);
+	struct walk w = { (uint8_t *)rec + 8, (uint8_t *)rec + len, 0, false };
+	uint64_t st, n;
+
+	if (!e || !((st = e->attr.sample_type) & PD_SAMPLE_STACK_USER))
+		return false;
+	/* the fields before the stack, as walk_sample() reads them */
+	w.p += 8 * (!!(st & PD_SAMPLE_IDENTIFIER) + !!(st & PD_SAMPLE_IP) +
+		    !!(st & PD_SAMPLE_TID) + !!(st & PD_SAMPLE_TIME) +
+		    !!(st & PD_SAMPLE_ADDR) + !!(st & PD_SAMPLE_ID) +
+		    !!(st & PD_SAMPLE_STREAM_ID) + !!(st & PD_SAMPLE_CPU) +
+		    !!(st & PD_SAMPLE_PERIOD));
+	if (w.p > w.end)
+		return false;
+	if (st & PD_SAMPLE_READ) {
+		n = read_words(&w, e->attr.read_format);
+		if (n == UINT64_MAX || !u64_array(&w, n))
+			return false;
+	}
+	if (st & PD_SAMPLE_CALLCHAIN) {
+		n = u64(&w);
+		if (!u64_array(&w, n))
+			return false;
+	}
+	if (st & PD_SAMPLE_RAW) {
+		if (!need(&w, 4))
+			return false;
+		n = pd_get32(w.p, false);
+		w.p += 4;
+		if (!bytes(&w, n))
+			return false;
+	}
+	if (st & PD_SAMPLE_BRANCH_STACK) {
+		n = u64(&w);
+		if (e->attr.branch_sample_type & PD_BRANCH_HW_INDEX)
+			u64(&w);
+		if (n > len || !bytes(&w, 24 * n) ||
+		    ((e->attr.branch_sample_type & PD_BRANCH_COUNTERS) &&
+		     !u64_array(&w, n)))
+			return false;
+	}
+	if ((st & PD_SAMPLE_REGS_USER) && u64(&w) &&
+	    !u64_array(&w, __builtin_popcountll(e->attr.sample_regs_user)))
+		return false;
+	n = u64(&w);
+	if (w.bad || !n)
+		return false;
+	*at = w.p - rec;
+	/* the copy and its dyn_size within the record */
+	if (n > rsize || *at + n + 8 > rsize)
+		return false;
+	*size = n;
+	return true;
+}
+
 bool pd__record_time(struct pd_reader *r, const uint8_t *rec, size_t size,
 		     uint64_t *time)
 {

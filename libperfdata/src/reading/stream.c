@@ -403,6 +403,7 @@ static int hold(struct pd_reader *r, const uint8_t *p, uint32_t size,
 static int leave_in_file(struct pd_reader *r, uint32_t size, uint64_t off)
 {
 	size_t head = size < PD_INPUT_SPARSE_READ ? size : PD_INPUT_SPARSE_READ;
+	uint32_t stack_at = 0, stack_size = 0;
 	uint64_t time;
 	ssize_t n;
 	int err;
@@ -410,7 +411,7 @@ static int leave_in_file(struct pd_reader *r, uint32_t size, uint64_t off)
 	/* (byte-swapped ones are read whole: delivered from a swapped copy;
 	 * one past the file's end is a truncated file's last) */
 	if (r->opts.order != PD_ORDER_TIME || r->swap || !r->in.seekable ||
-	    !r->header_done || size < PD_ORDER_IN_FILE_MIN ||
+	    !r->header_done || size < pd__order_in_file_min ||
 	    off + size > r->in.size)
 		return 0;
 	n = pd_input_fill(&r->in, head);
@@ -420,7 +421,11 @@ static int leave_in_file(struct pd_reader *r, uint32_t size, uint64_t off)
 	if ((size_t)n < head ||
 	    !pd__record_time(r, pd_input_ptr(&r->in), head, &time))
 		return 0;
-	err = pd__order_push_in_file(r, size, time, off);
+	if (r->opts.stack_used_only &&
+	    !pd__sample_stack_span(r, pd_input_ptr(&r->in), head, &stack_at,
+				   &stack_size))
+		stack_size = 0;
+	err = pd__order_push_in_file(r, size, time, off, stack_at, stack_size);
 	if (err < 0)
 		return pd__set_error(r, err, off, "%s", pd_strerror(err));
 	err = pd_input_skip(&r->in, off + size);

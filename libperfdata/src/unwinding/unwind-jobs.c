@@ -162,6 +162,7 @@ static int helper_start(const struct pd_unwind_rewrite_opts *o,
 		.sz = sizeof(ro),
 		.order = PD_ORDER_TIME,
 		.log = quiet,
+		.stack_used_only = true,	/* helpers only unwind */
 	};
 	struct pd_unwind_rewrite_opts uo = *o;
 

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Samples left in the file until delivered (order.c, stream.c) against
+ * samples copied into the time-order queue: on every recording of
+ * testdata/ and testdata/newer/, each cut short too, strict or not, with
+ * every sample left in the file and with those of 4 KiB and more (the
+ * default), the same records (type, misc, size, offsets, flags, bytes),
+ * the same end and the same messages. And with stack_used_only, the same
+ * decoded samples, their bytes alike but for the part of each user stack
+ * copy the kernel did not fill.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <perfdata/reader.h>
+
+#include "reading/reader-state.h"
+#include "tap.h"
+
+struct trace {
+	char *buf;
+	size_t len, cap;
+	unsigned long nr_records, nr_stacks;
+};
+
+static void add(struct trace *t, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (t->len + n + 1 > t->cap) {
+		t->cap = (t->len + n + 1) * 2;
+		t->buf = realloc(t->buf, t->cap);
+		if (!t->buf)
+			abort();
+	}
+	memcpy(t->buf + t->len, s, n + 1);
+	t->len += n;
+}
+
+static void log_fn(enum pd_log_level level, const char *msg, void *ctx)
+{
+	struct trace *t = ctx;
+	char line[700];
+
+	snprintf(line, sizeof(line), "after %lu: log %d %s\n", t->nr_records,
+		 (int)level, msg);
+	add(t, line);
+}
+
+static uint64_t hash(uint64_t h, const uint8_t *p, size_t n)
+{
+	while (n--)
+		h = (h ^ *p++) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * A record's bytes, but for what lies past the filled part of a sample's
+ * user stack copy (with stack_used_only, undefined); and what decoding
+ * it gives.
+ */
+static uint64_t record_hash(const struct pd_event *ev,
+			    struct trace *t)
+{
+	const uint8_t *raw = ev->raw;
+	const struct pd_sample *s = &ev->u.sample;
+	uint64_t h = 1469598103934665603ULL;
+	size_t at, end;
+
+	if (ev->type != PD_RECORD_SAMPLE ||
+	    !s->user_stack.size || !s->user_stack.data)
+		return hash(h, raw, ev->size);
+	t->nr_stacks++;
+	at = (const uint8_t *)s->user_stack.data - raw;
+	end = at + s->user_stack.size;
+	h = hash(h, raw, at + s->user_stack.dyn_size);
+	h = hash(h, raw + end, ev->size - end);
+	h = hash(h, (const uint8_t *)&s->ip, sizeof(s->ip));
+	h = hash(h, (const uint8_t *)&s->time, sizeof(s->time));
+	return hash(h, (const uint8_t *)&s->user_stack.dyn_size, 8);
+}
+
+static void read_all(const char *path, bool strict, bool stack_used_only,
+		     struct trace *t)
+{
+	struct pd_reader_opts o = {
+		.sz = sizeof(o), .order = PD_ORDER_TIME, .strict = strict,
+		.log = log_fn, .log_ctx = t,
+		.stack_used_only = stack_used_only,
+	};
+	const struct pd_event *ev;
+	struct pd_reader *r;
+	char line[400];
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	add(t, "");
+	r = pd_reader__open(path, &o);
+	if (!r) {
+		add(t, "open failed\n");
+		return;
+	}
+	while ((ret = pd_reader__next(r, &ev)) > 0) {
+		snprintf(line, sizeof(line),
+			 "%u %u %u %#llx %#llx %u %016llx\n", ev->type,
+			 ev->misc, ev->size, (unsigned long long)ev->offset,
+			 (unsigned long long)ev->inner_offset, ev->flags,
+			 (unsigned long long)record_hash(ev, t));
+		add(t, line);
+		t->nr_records++;
+	}
+	snprintf(line, sizeof(line), "end %d %s\n", ret,
+		 ret < 0 ? pd_reader__errmsg(r) : "");
+	add(t, line);
+	pd_reader__close(r);
+}
+
+static unsigned long files_with_stacks;
+
+static void compare(const char *path, const char *name)
+{
+	static const uint32_t mins[] = { 8, 4096 };
+	struct trace want, got;
+	int strict, used, i;
+
+	for (strict = 0; strict < 2; strict++) {
+		for (used = 0; used < 2; used++) {
+			/* the queue's copies: no sample left in the file */
+			pd__order_in_file_min = UINT32_MAX;
+			read_all(path, strict, used, &want);
+			for (i = 0; i < 2; i++) {
+				pd__order_in_file_min = mins[i];
+				read_all(path, strict, used, &got);
+				CHECK(want.len == got.len &&
+				      !memcmp(want.buf, got.buf, want.len),
+				      "%s%s%s, samples of %u bytes and more left in the file: %lu records (%lu with stacks) and their messages alike",
+				      name, strict ? ", strict" : "",
+				      used ? ", stack_used_only" : "",
+				      mins[i], want.nr_records,
+				      want.nr_stacks);
+				free(got.buf);
+			}
+			if (want.nr_stacks && !strict && !used)
+				files_with_stacks++;
+			free(want.buf);
+		}
+	}
+	pd__order_in_file_min = 4096;
+}
+
+/* path cut to its first size * num / den bytes, in a file of tmp's */
+static bool cut(const char *path, const char *to, int num, int den)
+{
+	FILE *in = fopen(path, "rb"), *out;
+	char *buf;
+	long n;
+
+	if (!in)
+		return false;
+	fseek(in, 0, SEEK_END);
+	n = ftell(in) * num / den;
+	rewind(in);
+	buf = malloc(n ? n : 1);
+	out = fopen(to, "wb");
+	if (!buf || !out || fread(buf, 1, n, in) != (size_t)n ||
+	    fwrite(buf, 1, n, out) != (size_t)n) {
+		free(buf);
+		fclose(in);
+		if (out)
+			fclose(out);
+		return false;
+	}
+	free(buf);
+	fclose(in);
+	return !fclose(out);
+}
+
+static void dir_files(const char *top, const char *sub, const char *tmp)
+{
+	char dir[4096], path[4600], name[600], cutp[4200];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/%s", top, sub);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".data"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		snprintf(name, sizeof(name), "%s/%s", sub, de->d_name);
+		compare(path, name);
+		snprintf(cutp, sizeof(cutp), "%s/cut.data", tmp);
+		if (cut(path, cutp, 2, 3)) {
+			snprintf(name, sizeof(name), "%s/%s cut short", sub,
+				 de->d_name);
+			compare(cutp, name);
+			unlink(cutp);
+		}
+	}
+	closedir(d);
+}
+
+/*
+ * A file cut after the reader queued its samples, before it read them
+ * back (another program writing it): an error naming the offset of the
+ * sample, not a crash nor bytes of something else.
+ */
+static void changed_under(const char *top, const char *tmp)
+{
+	struct pd_reader_opts o = { .sz = sizeof(o), .order = PD_ORDER_TIME };
+	char src[4200], path[4200];
+	const struct pd_event *ev;
+	struct pd_reader *r;
+	int ret = 1, n = 0;
+
+	snprintf(src, sizeof(src), "%s/testdata/dwarf.data", top);
+	snprintf(path, sizeof(path), "%s/changed.data", tmp);
+	if (!cut(src, path, 1, 1)) {
+		CHECK(false, "a copy of %s", src);
+		return;
+	}
+	pd__order_in_file_min = 8;
+	r = pd_reader__open(path, &o);
+	/* no FINISHED_ROUND in it: its first delivery queued every record */
+	if (r && pd_reader__next(r, &ev) > 0 &&
+	    !truncate(path, pd_reader__header(r)->data.offset + 64))
+		while (n < 100000 && (ret = pd_reader__next(r, &ev)) > 0)
+			n++;
+	CHECK(r && ret < 0 && strstr(pd_reader__errmsg(r), "changed.data: offset 0x") &&
+	      strstr(pd_reader__errmsg(r), "read again"),
+	      "a file cut under the reader: an error naming it and the sample's offset (%s)",
+	      r ? pd_reader__errmsg(r) : "not opened");
+	pd_reader__close(r);
+	pd__order_in_file_min = 4096;
+	unlink(path);
+}
+
+int main(void)
+{
+	const char *top = getenv("PD_TOP");
+	char tmp[] = "/tmp/pd-in-file-XXXXXX";
+
+	if (!top)
+		top = ".";
+	if (!mkdtemp(tmp)) {
+		CHECK(false, "a temporary directory");
+		return tap_done();
+	}
+	dir_files(top, "testdata", tmp);
+	dir_files(top, "testdata/newer", tmp);
+	changed_under(top, tmp);
+	rmdir(tmp);
+	CHECK(tap_n > 100, "%d readings compared", tap_n);
+	CHECK(files_with_stacks >= 4,
+	      "%lu recordings (or cuts) with user stack copies among them",
+	      files_with_stacks);
+	return tap_done();
+}
