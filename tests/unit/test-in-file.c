@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * Samples left in the file until delivered (order.c, stream.c) against
- * samples copied into the time-order queue: on every recording of
- * testdata/ and testdata/newer/, each cut short too, strict or not, with
- * every sample left in the file and with those of 4 KiB and more (the
- * default), the same records (type, misc, size, offsets, flags, bytes),
- * the same end and the same messages. And with stack_used_only, the same
- * decoded samples, their bytes alike but for the part of each user stack
- * copy the kernel did not fill.
+ * Samples left in the file until delivered (order.c, stream.c, in-file.c)
+ * against samples read whole through the input buffer (and copied into
+ * the time-order queue): on every recording of testdata/ and
+ * testdata/newer/, each cut short too, strict or not, with every sample
+ * left in the file and with those of 4 KiB and more (the default), the
+ * same records (type, misc, size, offsets, flags, bytes), the same end
+ * and the same messages. And with stack_used_only, in time and in file
+ * order, the same decoded samples, their bytes alike but for the part of
+ * each user stack copy the kernel did not fill.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -82,11 +83,11 @@ static uint64_t record_hash(const struct pd_event *ev,
 	return hash(h, (const uint8_t *)&s->user_stack.dyn_size, 8);
 }
 
-static void read_all(const char *path, bool strict, bool stack_used_only,
-		     struct trace *t)
+static void read_all(const char *path, enum pd_order order, bool strict,
+		     bool stack_used_only, struct trace *t)
 {
 	struct pd_reader_opts o = {
-		.sz = sizeof(o), .order = PD_ORDER_TIME, .strict = strict,
+		.sz = sizeof(o), .order = order, .strict = strict,
 		.log = log_fn, .log_ctx = t,
 		.stack_used_only = stack_used_only,
 	};
@@ -121,30 +122,40 @@ static unsigned long files_with_stacks;
 
 static void compare(const char *path, const char *name)
 {
+	static const enum pd_order orders[] = { PD_ORDER_TIME, PD_ORDER_FILE };
 	static const uint32_t mins[] = { 8, 4096 };
 	struct trace want, got;
-	int strict, used, i;
+	int strict, used, i, k;
 
-	for (strict = 0; strict < 2; strict++) {
-		for (used = 0; used < 2; used++) {
-			/* the queue's copies: no sample left in the file */
-			pd__order_in_file_min = UINT32_MAX;
-			read_all(path, strict, used, &want);
-			for (i = 0; i < 2; i++) {
-				pd__order_in_file_min = mins[i];
-				read_all(path, strict, used, &got);
-				CHECK(want.len == got.len &&
-				      !memcmp(want.buf, got.buf, want.len),
-				      "%s%s%s, samples of %u bytes and more left in the file: %lu records (%lu with stacks) and their messages alike",
-				      name, strict ? ", strict" : "",
-				      used ? ", stack_used_only" : "",
-				      mins[i], want.nr_records,
-				      want.nr_stacks);
-				free(got.buf);
+	for (k = 0; k < 2; k++) {
+		for (strict = 0; strict < 2; strict++) {
+			for (used = 0; used < 2; used++) {
+				/* in file order, samples are left in the
+				 * file only for stack_used_only */
+				if (k && !used)
+					continue;
+				/* samples read whole through the input
+				 * buffer, the queue's copies */
+				pd__order_in_file_min = UINT32_MAX;
+				read_all(path, orders[k], strict, used, &want);
+				for (i = 0; i < 2; i++) {
+					pd__order_in_file_min = mins[i];
+					read_all(path, orders[k], strict, used,
+						 &got);
+					CHECK(want.len == got.len &&
+					      !memcmp(want.buf, got.buf, want.len),
+					      "%s, %s order%s%s, samples of %u bytes and more left in the file: %lu records (%lu with stacks) and their messages alike",
+					      name, k ? "file" : "time",
+					      strict ? ", strict" : "",
+					      used ? ", stack_used_only" : "",
+					      mins[i], want.nr_records,
+					      want.nr_stacks);
+					free(got.buf);
+				}
+				if (want.nr_stacks && !k && !strict && !used)
+					files_with_stacks++;
+				free(want.buf);
 			}
-			if (want.nr_stacks && !strict && !used)
-				files_with_stacks++;
-			free(want.buf);
 		}
 	}
 	pd__order_in_file_min = 4096;

@@ -273,30 +273,6 @@ int pd__order_push_in_file(struct pd_reader *r, uint32_t size, uint64_t time,
 	return 0;
 }
 
-/*
- * The parts of q a caller that wants only the filled part of its user
- * stack copy reads: the fields after the copy (its dyn_size first), then
- * the record up to the end of what was filled. 1 done, 0 not (a dyn_size
- * larger than the copy: read whole, for the decoder to report), <0 error.
- */
-static int read_filled(struct pd_reader *r, const struct pd_queued *q,
-		       uint8_t *data)
-{
-	uint32_t tail = q->stack_at + q->stack_size;
-	uint64_t dyn;
-	int err;
-
-	err = pd_input_pread(&r->in, data + tail, q->size - tail,
-			     q->offset + tail);
-	if (err)
-		return err;
-	dyn = pd_get64(data + tail, false);
-	if (dyn > q->stack_size)
-		return 0;
-	err = pd_input_pread(&r->in, data, q->stack_at + dyn, q->offset);
-	return err ? err : 1;
-}
-
 /* q's bytes, left in the file, into o->got: NULL (and *err) on failure */
 static const struct pd_queued *read_back(struct pd_reader *r,
 					 const struct pd_queued *q, int *err)
@@ -319,20 +295,9 @@ static const struct pd_queued *read_back(struct pd_reader *r,
 	}
 	*o->got = *q;
 	o->got->in_file = false;
-	*err = q->stack_size ? read_filled(r, q, o->got->data) : 0;
-	if (*err == 0)
-		*err = pd_input_pread(&r->in, o->got->data, q->size, q->offset);
-	else if (*err > 0)
-		*err = 0;
-	if (*err) {
-		/* the file changed under the reader since it was read */
-		*err = pd__set_error(r, *err, q->offset,
-				     "sample of %u bytes read again: %s",
-				     q->size, pd_strerror(*err));
-		return NULL;
-	}
-	memset(o->got->data + q->size, 0, 8);
-	return o->got;
+	*err = pd__sample_read_back(r, q->offset, q->size, q->stack_at,
+				    q->stack_size, o->got->data);
+	return *err ? NULL : o->got;
 }
 
 void pd__order_round(struct pd_reader *r)

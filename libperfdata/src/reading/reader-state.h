@@ -53,7 +53,7 @@ struct pd_reader {
 	uint64_t marker_candidate;
 
 	/* Current record: host-order copy and its decoded form. */
-	uint8_t *rec;			/* PD_MAX_RECORD bytes */
+	uint8_t *rec;			/* PD_MAX_RECORD + 8 bytes */
 	/*
 	 * The record read_raw() took: rec, or a sample in host order where
 	 * the input holds it, until the input moves (stream.c: the time
@@ -245,6 +245,15 @@ int pd__decomp_next(struct pd_reader *r, const uint8_t **p,
 		    uint64_t *inner_off, uint64_t *outer_off);
 void pd__decomp_free(struct pd_decomp *d);
 size_t pd__decomp_leftover(const struct pd_reader *r);
+
+/*
+ * in-file.c: a sample of size bytes at off of the file into data (size +
+ * 8 bytes), as far as its user stack copy was filled when stack_size is
+ * not 0 (its copy's bytes at stack_at in the record). 0, or <0 and the
+ * reader's error set.
+ */
+int pd__sample_read_back(struct pd_reader *r, uint64_t off, uint32_t size,
+			 uint32_t stack_at, uint32_t stack_size, uint8_t *data);
 
 /* order.c */
 /*

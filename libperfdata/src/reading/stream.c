@@ -396,46 +396,67 @@ static int hold(struct pd_reader *r, const uint8_t *p, uint32_t size,
 }
 
 /*
- * A large sample of a file, read in time order, is left where it is
- * until it is delivered (order.c): its time read from its first bytes,
- * its body skipped. 1 queued so, 0 not (it is read whole), <0 error.
+ * A large sample of a file is not read through the input buffer: in time
+ * order it is left where it is until it is delivered (order.c), its time
+ * read from its first bytes; in file order, for a caller that reads user
+ * stack copies only as far as they were filled (stack_used_only), it is
+ * read at once, that far (in-file.c). Either way its body is skipped.
+ * 1 queued (time order) or taken into r->rec (file order), 0 neither
+ * (it is read whole), <0 error.
  */
-static int leave_in_file(struct pd_reader *r, uint32_t size, uint64_t off)
+static int sample_in_file(struct pd_reader *r, uint32_t size,
+			  const struct pd_raw_src *src)
 {
 	size_t head = size < PD_INPUT_SPARSE_READ ? size : PD_INPUT_SPARSE_READ;
+	bool queue = r->opts.order == PD_ORDER_TIME;
 	uint32_t stack_at = 0, stack_size = 0;
-	uint64_t time;
+	uint64_t time, off = src->offset;
+	const uint8_t *p;
 	ssize_t n;
 	int err;
 
 	/* (byte-swapped ones are read whole: delivered from a swapped copy;
 	 * one past the file's end is a truncated file's last) */
-	if (r->opts.order != PD_ORDER_TIME || r->swap || !r->in.seekable ||
-	    !r->header_done || size < pd__order_in_file_min ||
-	    off + size > r->in.size)
+	if ((!queue && !r->opts.stack_used_only) || r->swap ||
+	    !r->in.seekable || !r->header_done ||
+	    size < pd__order_in_file_min || off + size > r->in.size)
 		return 0;
 	n = pd_input_fill(&r->in, head);
 	if (n < 0)
 		return pd__set_error(r, (int)n, off, "read: %s",
 				     pd_strerror((int)n));
-	if ((size_t)n < head ||
-	    !pd__record_time(r, pd_input_ptr(&r->in), head, &time))
+	p = pd_input_ptr(&r->in);
+	if ((size_t)n < head || (queue && !pd__record_time(r, p, head, &time)))
 		return 0;
 	if (r->opts.stack_used_only &&
-	    !pd__sample_stack_span(r, pd_input_ptr(&r->in), head, &stack_at,
-				   &stack_size))
+	    !pd__sample_stack_span(r, p, head, &stack_at, &stack_size)) {
+		if (!queue)
+			return 0;
 		stack_size = 0;
-	err = pd__order_push_in_file(r, size, time, off, stack_at, stack_size);
-	if (err < 0)
-		return pd__set_error(r, err, off, "%s", pd_strerror(err));
+	}
+	if (!queue) {
+		/* (r->rec has the 8 spare bytes read_back() zeroes) */
+		err = pd__sample_read_back(r, off, size, stack_at, stack_size,
+					   r->rec);
+		if (err < 0)
+			return err;
+	} else {
+		err = pd__order_push_in_file(r, size, time, off, stack_at,
+					     stack_size);
+		if (err < 0)
+			return pd__set_error(r, err, off, "%s",
+					     pd_strerror(err));
+	}
 	err = pd_input_skip(&r->in, off + size);
 	if (err < 0)
 		return pd__set_error(r, err, off, "%s", pd_strerror(err));
-	r->stats.nr_events[PD_RECORD_SAMPLE]++;
-	r->stats.nr_total++;
 	r->stats.bytes_read += size;
 	if (r->in.pos >= r->progress_next)
 		tell_progress(r, false);
+	if (!queue)
+		return take_record(r, r->rec, PD_RECORD_SAMPLE, size, src);
+	r->stats.nr_events[PD_RECORD_SAMPLE]++;
+	r->stats.nr_total++;
 	return 1;
 }
 
@@ -517,11 +538,13 @@ static int read_raw(struct pd_reader *r, struct pd_raw_src *src)
 					     size, type);
 		}
 		if (type == PD_RECORD_SAMPLE) {
-			ret = leave_in_file(r, size, off);
+			ret = sample_in_file(r, size, src);
 			if (ret < 0)
 				return ret;
+			if (ret > 0 && r->opts.order == PD_ORDER_TIME)
+				continue;	/* queued */
 			if (ret > 0)
-				continue;
+				return ret;
 		}
 		n = pd_input_fill(&r->in, size);
 		if (n < 0)

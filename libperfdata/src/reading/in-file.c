@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Large samples of a file read back from it (the reader leaves them
+ * there until they are delivered: stream.c, order.c): whole, or, for a
+ * caller that reads user stack copies only as far as the kernel filled
+ * them (stack_used_only), the fields after the copy (its dyn_size first)
+ * and the record up to the end of what was filled: 13 KiB of a 64 KiB
+ * copy on average on a system-wide profile.
+ */
+#include <string.h>
+
+#include "reader-state.h"
+
+/* 1 done, 0 not (a dyn_size larger than the copy), <0 error */
+static int read_filled(struct pd_reader *r, uint64_t off, uint32_t size,
+		       uint32_t stack_at, uint32_t stack_size, uint8_t *data)
+{
+	uint32_t tail = stack_at + stack_size;
+	uint64_t dyn;
+	int err;
+
+	err = pd_input_pread(&r->in, data + tail, size - tail, off + tail);
+	if (err)
+		return err;
+	dyn = pd_get64(data + tail, false);
+	if (dyn > stack_size)
+		return 0;
+	err = pd_input_pread(&r->in, data, stack_at + dyn, off);
+	return err ? err : 1;
+}
+
+int pd__sample_read_back(struct pd_reader *r, uint64_t off, uint32_t size,
+			 uint32_t stack_at, uint32_t stack_size, uint8_t *data)
+{
+	int err = 0;
+
+	if (stack_size)
+		err = read_filled(r, off, size, stack_at, stack_size, data);
+	/* (a dyn_size past the copy: read whole, for the decoder to report) */
+	if (err == 0)
+		err = pd_input_pread(&r->in, data, size, off);
+	else if (err > 0)
+		err = 0;
+	if (err)
+		/* the file changed under the reader since it was read */
+		return pd__set_error(r, err, off,
+				     "sample of %u bytes read again: %s",
+				     size, pd_strerror(err));
+	/* 8 spare bytes after the record, as the reader's own buffer has */
+	memset(data + size, 0, 8);
+	return 0;
+}
