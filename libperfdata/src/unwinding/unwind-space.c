@@ -116,7 +116,14 @@ struct uw_mod *pd__uw_report_module(struct uw_ctx *c, struct pd_map *map,
 	if (elf) {
 		size_t size = 0;
 
-		m->raw = (const uint8_t *)elf_rawfile(elf, &size);
+		/*
+		 * The file's bytes as the unwinder maps them once, not
+		 * through the Dwfl's mapping, new in each process: reads
+		 * of code (a signal trampoline's test at every frame)
+		 * faulted its pages in again for every process
+		 */
+		if (!pd__uw_file_bytes(u, dso, &m->raw, &size))
+			m->raw = (const uint8_t *)elf_rawfile(elf, &size);
 		m->raw_size = m->raw ? size : 0;
 		pd__uw_file_tables(u, dso, elf, m);
 	}
