@@ -3,7 +3,8 @@
  * The reader's state, shared by the files that implement it, each of which
  * uses only those listed before it: reader-state.c (errors, scratch,
  * evsels and ids), sample.c, swap.c (byte order) and record.c (decoding),
- * decompress.c (zstd), order.c (time ordering), stream.c (the record
+ * decompress.c (zstd), in-file.c (large samples read back from the file),
+ * order.c (time ordering), stream.c (the record
  * stream, undecoded), stream-ahead.c (reading it ahead on a thread),
  * reader-next.c (pd_reader__next()), reader.c (open, file header, close).
  */
