@@ -7,6 +7,11 @@ TD=$PD_TOP/testdata
 tap_n=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# testdata's recordings are copies, dated when they were checked out; on
+# a machine made from the image that recorded them, that date can fall
+# when, by this boot's clock, a recording ended, and the tools would take
+# it for one made here (session-origin.c). They are dated long ago.
+touch -c -d '2001-01-01 00:00:00' "$TD"/*.data "$TD"/newer/*.data 2>/dev/null
 
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
 not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; }

@@ -110,6 +110,14 @@ int main(void)
 	CHECK(!here(&r),
 	      "a last sample an hour ago (or before this boot), the input read now: not its end");
 	r = base;
+	r.age = 20;
+	CHECK(here(&r),
+	      "a last sample 20 s ago, the input read now: its end (a small recording's build-id pass)");
+	r = base;
+	r.age = 60;
+	CHECK(!here(&r),
+	      "a last sample a minute ago, a small input read now: not its end (a copy made at the uptime the recording ended, on a machine of the same image)");
+	r = base;
 	r.other_inode = true;
 	CHECK(!here(&r),
 	      "no mapped file here with its device and inode, no kernel build id: elsewhere (a machine made from the same image)");

@@ -12,8 +12,12 @@
  * - the recording's clock is this boot's: its CLOCK_DATA reference (perf
  *   record -k) puts the clock's zero where this boot's is; else its last
  *   sample (SAMPLE_TIME, or the latest time seen) lies in this boot, and
- *   the input was written (its mtime; a pipe: now) up to ten minutes
- *   after it, as perf record ends a file;
+ *   the input was written (its mtime; a pipe: now) soon after it, as
+ *   perf record ends a file: within 30 s and a second per 20 MB of it
+ *   (perf record's build-id pass reads the whole file). Not ten minutes
+ *   whatever the size: a copy of a small recording (a checkout, cp
+ *   without -p) made on a machine of the same image at the uptime the
+ *   recording ended was taken for the recording itself;
  * - and something here is the recording's: that kernel build id, or a
  *   file mapped before the first sample (a launcher's, a shell's, the
  *   host's processes' of a system-wide recording; the first few are
@@ -47,7 +51,8 @@
 #define NSEC 1000000000ULL
 /* how far the clocks may disagree, and a file's end lag its last sample */
 #define ORIGIN_SLACK_NS (10 * NSEC)
-#define ORIGIN_END_NS (600 * NSEC)
+#define ORIGIN_END_NS (30 * NSEC)
+#define ORIGIN_END_NS_PER_BYTE 50	/* a second per 20 MB */
 
 /* files tried as witnesses at most: the first maps of a recording */
 #define ORIGIN_MAX_FILES 32
@@ -66,6 +71,7 @@ struct session_origin {
 	bool has_clock_data;
 	int64_t clock_zero;	/* CLOCK_DATA: its clock's zero, wall ns */
 	uint64_t end_wall;	/* the input's mtime, ns; 0: a pipe */
+	uint64_t end_lag;	/* how long after its last sample it may be */
 	uint64_t last_time;	/* its last sample's time */
 	bool header_last;	/* ... from SAMPLE_TIME */
 	uint8_t kbid[PD_BUILD_ID_MAX];
@@ -135,9 +141,11 @@ static void origin_times(struct session_origin *o, const struct pd_reader *r,
 		o->last_time = f->sample_time.last;
 		o->header_last = true;
 	}
-	if (!fstat(r->in.fd, &st) && S_ISREG(st.st_mode))
+	if (!fstat(r->in.fd, &st) && S_ISREG(st.st_mode)) {
 		o->end_wall = (uint64_t)st.st_mtim.tv_sec * NSEC +
 			      (uint64_t)st.st_mtim.tv_nsec;
+		o->end_lag += (uint64_t)st.st_size * ORIGIN_END_NS_PER_BYTE;
+	}
 }
 
 struct session_origin *session_origin__new(const struct pd_reader *r)
@@ -150,6 +158,7 @@ struct session_origin *session_origin__new(const struct pd_reader *r)
 		return NULL;
 	/* perf's own clock, unless the header says otherwise */
 	o->clock = CLOCK_MONOTONIC;
+	o->end_lag = ORIGIN_END_NS;
 	if (!r)
 		return o;
 	f = pd_reader__features(r);
@@ -285,7 +294,7 @@ static bool this_boot(const struct session_origin *o)
 	last_wall = (uint64_t)zero + o->last_time;
 	end = o->end_wall ? o->end_wall : wall;
 	return end + ORIGIN_SLACK_NS >= last_wall &&
-	       end <= last_wall + ORIGIN_END_NS;
+	       end <= last_wall + o->end_lag;
 }
 
 bool session_origin__here(struct session_origin *o,
