@@ -8,7 +8,8 @@
  * same records (type, misc, size, offsets, flags, bytes), the same end
  * and the same messages. And with stack_used_only, in time and in file
  * order, the same decoded samples, their bytes alike but for the part of
- * each user stack copy the kernel did not fill.
+ * each user stack copy the kernel did not fill (with stack_unread: but
+ * for each copy).
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -59,10 +60,10 @@ static uint64_t hash(uint64_t h, const uint8_t *p, size_t n)
 
 /*
  * A record's bytes, but for what lies past the filled part of a sample's
- * user stack copy (with stack_used_only, undefined); and what decoding
- * it gives.
+ * user stack copy (with stack_used_only, undefined), or all of the copy
+ * (unread: stack_unread); and what decoding it gives.
  */
-static uint64_t record_hash(const struct pd_event *ev,
+static uint64_t record_hash(const struct pd_event *ev, bool unread,
 			    struct trace *t)
 {
 	const uint8_t *raw = ev->raw;
@@ -76,20 +77,22 @@ static uint64_t record_hash(const struct pd_event *ev,
 	t->nr_stacks++;
 	at = (const uint8_t *)s->user_stack.data - raw;
 	end = at + s->user_stack.size;
-	h = hash(h, raw, at + s->user_stack.dyn_size);
+	h = hash(h, raw, at + (unread ? 0 : s->user_stack.dyn_size));
 	h = hash(h, raw + end, ev->size - end);
 	h = hash(h, (const uint8_t *)&s->ip, sizeof(s->ip));
 	h = hash(h, (const uint8_t *)&s->time, sizeof(s->time));
 	return hash(h, (const uint8_t *)&s->user_stack.dyn_size, 8);
 }
 
+/* used: 0 every byte read, 1 stack_used_only, 2 stack_unread */
 static void read_all(const char *path, enum pd_order order, bool strict,
-		     bool stack_used_only, struct trace *t)
+		     int used, struct trace *t)
 {
 	struct pd_reader_opts o = {
 		.sz = sizeof(o), .order = order, .strict = strict,
 		.log = log_fn, .log_ctx = t,
-		.stack_used_only = stack_used_only,
+		.stack_used_only = used == 1,
+		.stack_unread = used == 2,
 	};
 	const struct pd_event *ev;
 	struct pd_reader *r;
@@ -108,7 +111,7 @@ static void read_all(const char *path, enum pd_order order, bool strict,
 			 "%u %u %u %#llx %#llx %u %016llx\n", ev->type,
 			 ev->misc, ev->size, (unsigned long long)ev->offset,
 			 (unsigned long long)ev->inner_offset, ev->flags,
-			 (unsigned long long)record_hash(ev, t));
+			 (unsigned long long)record_hash(ev, used == 2, t));
 		add(t, line);
 		t->nr_records++;
 	}
@@ -129,7 +132,7 @@ static void compare(const char *path, const char *name)
 
 	for (k = 0; k < 2; k++) {
 		for (strict = 0; strict < 2; strict++) {
-			for (used = 0; used < 2; used++) {
+			for (used = 0; used < 3; used++) {
 				/* in file order, samples are left in the
 				 * file only for stack_used_only */
 				if (k && !used)
@@ -147,6 +150,7 @@ static void compare(const char *path, const char *name)
 					      "%s, %s order%s%s, samples of %u bytes and more left in the file: %lu records (%lu with stacks) and their messages alike",
 					      name, k ? "file" : "time",
 					      strict ? ", strict" : "",
+					      used == 2 ? ", stack_unread" :
 					      used ? ", stack_used_only" : "",
 					      mins[i], want.nr_records,
 					      want.nr_stacks);

@@ -65,7 +65,7 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 	case OPT_STATS:
 		c->mode = MODE_STATS;
 		/* counts records: user stack bytes unread */
-		c->opts.stack_used_only = true;
+		c->opts.stack_unread = true;
 		break;
 	case 'D':
 		c->mode = MODE_DUMP;

@@ -98,6 +98,11 @@ struct pd_reader_opts {
 	 * unread, its bytes undefined (most of a DWARF profile's bytes).
 	 */
 	bool stack_used_only;
+	/*
+	 * The caller never reads user stack copies (it counts records):
+	 * their bytes are left unread and undefined, dyn_size still told.
+	 */
+	bool stack_unread;
 };
 
 enum pd_mode {

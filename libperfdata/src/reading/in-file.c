@@ -5,15 +5,34 @@
  * caller that reads user stack copies only as far as the kernel filled
  * them (stack_used_only), the fields after the copy (its dyn_size first)
  * and the record up to the end of what was filled: 13 KiB of a 64 KiB
- * copy on average on a system-wide profile.
+ * copy on average on a system-wide profile; or none of the copy for a
+ * caller that never reads it (stack_unread).
  */
 #include <string.h>
 
 #include "reader-state.h"
 
+/*
+ * The record's first n bytes into data, from the have bytes of it the
+ * input buffer holds and the rest from the file
+ */
+static int read_head(struct pd_reader *r, uint64_t off, uint8_t *data,
+		     size_t n, const uint8_t *have, size_t have_len)
+{
+	if (have_len > n)
+		have_len = n;
+	if (have_len)	/* (memcpy() takes no NULL, even for 0 bytes) */
+		memcpy(data, have, have_len);
+	if (have_len == n)
+		return 0;
+	return pd_input_pread(&r->in, data + have_len, n - have_len,
+			      off + have_len);
+}
+
 /* 1 done, 0 not (a dyn_size larger than the copy), <0 error */
 static int read_filled(struct pd_reader *r, uint64_t off, uint32_t size,
-		       uint32_t stack_at, uint32_t stack_size, uint8_t *data)
+		       uint32_t stack_at, uint32_t stack_size, uint8_t *data,
+		       const uint8_t *have, size_t have_len)
 {
 	uint32_t tail = stack_at + stack_size;
 	uint64_t dyn;
@@ -25,17 +44,21 @@ static int read_filled(struct pd_reader *r, uint64_t off, uint32_t size,
 	dyn = pd_get64(data + tail, false);
 	if (dyn > stack_size)
 		return 0;
-	err = pd_input_pread(&r->in, data, stack_at + dyn, off);
+	err = read_head(r, off, data,
+			stack_at + (r->opts.stack_unread ? 0 : dyn), have,
+			have_len);
 	return err ? err : 1;
 }
 
 int pd__sample_read_back(struct pd_reader *r, uint64_t off, uint32_t size,
-			 uint32_t stack_at, uint32_t stack_size, uint8_t *data)
+			 uint32_t stack_at, uint32_t stack_size, uint8_t *data,
+			 const uint8_t *have, size_t have_len)
 {
 	int err = 0;
 
 	if (stack_size)
-		err = read_filled(r, off, size, stack_at, stack_size, data);
+		err = read_filled(r, off, size, stack_at, stack_size, data,
+				  have, have_len);
 	/* (a dyn_size past the copy: read whole, for the decoder to report) */
 	if (err == 0)
 		err = pd_input_pread(&r->in, data, size, off);

@@ -296,7 +296,7 @@ static const struct pd_queued *read_back(struct pd_reader *r,
 	*o->got = *q;
 	o->got->in_file = false;
 	*err = pd__sample_read_back(r, q->offset, q->size, q->stack_at,
-				    q->stack_size, o->got->data);
+				    q->stack_size, o->got->data, NULL, 0);
 	return *err ? NULL : o->got;
 }
 

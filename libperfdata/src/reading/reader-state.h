@@ -250,11 +250,13 @@ size_t pd__decomp_leftover(const struct pd_reader *r);
 /*
  * in-file.c: a sample of size bytes at off of the file into data (size +
  * 8 bytes), as far as its user stack copy was filled when stack_size is
- * not 0 (its copy's bytes at stack_at in the record). 0, or <0 and the
- * reader's error set.
+ * not 0 (its copy's bytes at stack_at in the record); its first have_len
+ * bytes, at have, are in memory already. 0, or <0 and the reader's error
+ * set.
  */
 int pd__sample_read_back(struct pd_reader *r, uint64_t off, uint32_t size,
-			 uint32_t stack_at, uint32_t stack_size, uint8_t *data);
+			 uint32_t stack_at, uint32_t stack_size, uint8_t *data,
+			 const uint8_t *have, size_t have_len);
 
 /* order.c */
 /*

@@ -465,6 +465,9 @@ static struct pd_reader *reader_new(const struct pd_reader_opts *opts,
 		memcpy(&r->opts, opts, n);
 	}
 	r->opts.sz = sizeof(r->opts);
+	/* none read is as far as filled, at most */
+	if (r->opts.stack_unread)
+		r->opts.stack_used_only = true;
 	r->own_fd = -1;
 	if (r->opts.name)
 		name = r->opts.name;

@@ -437,7 +437,7 @@ static int sample_in_file(struct pd_reader *r, uint32_t size,
 	if (!queue) {
 		/* (r->rec has the 8 spare bytes read_back() zeroes) */
 		err = pd__sample_read_back(r, off, size, stack_at, stack_size,
-					   r->rec);
+					   r->rec, p, head);
 		if (err < 0)
 			return err;
 	} else {
