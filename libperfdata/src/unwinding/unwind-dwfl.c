@@ -122,19 +122,25 @@ static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 }
 
 /*
- * Every file is reported with its descriptor (the symbolizer found it),
- * so libdwfl never looks for one: not by build id, and not through its
- * own debuginfod client, which would fetch behind --no-debuginfod's
- * back (debuginfod.c is the one place that fetches).
+ * Every file is reported with the file the symbolizer found, handed over
+ * (unwind-space.c: a reference to the unwinder's one opening of it) or
+ * by its descriptor, so libdwfl never looks for one: not by build id,
+ * and not through its own debuginfod client, which would fetch behind
+ * --no-debuginfod's back (debuginfod.c is the one place that fetches).
  */
-static int no_elf(Dwfl_Module *mod, void **userdata, const char *modname,
-		  Dwarf_Addr base, char **file_name, Elf **elfp)
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		    Dwarf_Addr base, char **file_name, Elf **elfp)
 {
+	Elf *shared = pd__uw_handed_elf();
+
+	/* a reference: the module's end ends only it */
+	if (shared)
+		*elfp = elf_begin(-1, ELF_C_READ_MMAP, shared);
 	return -1;
 }
 
 static const Dwfl_Callbacks dwfl_callbacks = {
-	.find_elf = no_elf,
+	.find_elf = find_elf,
 	.find_debuginfo = no_debuginfo,
 };
 

@@ -401,7 +401,17 @@ bool pd__uw_file_bytes(struct pd_unwinder *u, struct pd_dso *dso,
 	if (!l)
 		return false;
 	if (!l->raw_tried) {
+		uint64_t lo, hi;
+		size_t n = 0;
+		Elf *elf = pd__uw_shared_elf(u, dso, &lo, &hi);
+
 		l->raw_tried = true;
+		/* the reports' file: its mapping, not another */
+		if (elf && (l->raw = (const uint8_t *)elf_rawfile(elf, &n))) {
+			l->raw_size = n;
+			l->raw_shared = true;
+			goto out;
+		}
 		fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0 && !fstat(fd, &st) && st.st_size > 0) {
 			p = mmap(NULL, (size_t)st.st_size, PROT_READ,
@@ -414,18 +424,83 @@ bool pd__uw_file_bytes(struct pd_unwinder *u, struct pd_dso *dso,
 		if (fd >= 0)
 			close(fd);
 	}
+out:
 	*raw = l->raw;
 	*size = l->raw_size;
 	return l->raw;
+}
+
+/*
+ * dwfl_report_elf()'s range for a file reported with load bias 0: from
+ * the page of its first PT_LOAD to the end of its last one (in table
+ * order, as libdwfl takes them)
+ */
+static bool dwfl_range(Elf *elf, uint64_t *lo, uint64_t *hi)
+{
+	bool first = true;
+	size_t i, phnum;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &phnum))
+		return false;
+	for (i = 0; i < phnum; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first)
+			*lo = ph.p_vaddr & -ph.p_align;
+		first = false;
+		*hi = ph.p_vaddr + ph.p_memsz;
+	}
+	return !first && *hi > *lo;
+}
+
+/*
+ * dso's file, opened once per unwinder for the Dwfls of all processes
+ * (each module takes a reference: elf_begin() of it), and *lo, *hi where
+ * a report of it lies less its load bias; NULL when it does not open.
+ * Before, each process's Dwfl opened, mapped and unmapped every file
+ * again: a tenth of the unwinding of a system-wide profile of many short
+ * processes.
+ */
+Elf *pd__uw_shared_elf(struct pd_unwinder *u, struct pd_dso *dso,
+		       uint64_t *lo, uint64_t *hi)
+{
+	struct uw_layout *l = (struct uw_layout *)dso_layout(u, dso);
+	Elf *elf = NULL;
+	int fd;
+
+	if (!l)
+		return NULL;
+	if (!l->shared_tried) {
+		l->shared_tried = true;
+		fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0)
+			elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		/* all of it in memory (mapped), its descriptor closed: a
+		 * system-wide profile maps more files than it may open */
+		if (elf && elf_kind(elf) == ELF_K_ELF &&
+		    !elf_cntl(elf, ELF_C_FDREAD) &&
+		    dwfl_range(elf, &l->dw_lo, &l->dw_hi))
+			l->shared = elf;
+		else
+			elf_end(elf);
+		if (fd >= 0)
+			close(fd);
+	}
+	*lo = l->dw_lo;
+	*hi = l->dw_hi;
+	return l->shared;
 }
 
 void pd__uw_layouts_free(struct pd_unwinder *u)
 {
 	size_t i;
 
-	for (i = 0; i < u->nr_layouts; i++)
-		if (u->layouts[i].raw)
+	for (i = 0; i < u->nr_layouts; i++) {
+		if (u->layouts[i].raw && !u->layouts[i].raw_shared)
 			munmap((void *)u->layouts[i].raw, u->layouts[i].raw_size);
+		elf_end(u->layouts[i].shared);
+	}
 	free(u->layouts);
 	u->layouts = NULL;
 	u->nr_layouts = u->cap_layouts = 0;

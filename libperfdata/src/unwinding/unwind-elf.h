@@ -17,6 +17,8 @@ void pd__uw_file_tables(struct pd_unwinder *u, struct pd_dso *dso, Elf *elf,
 			struct uw_mod *m);
 bool pd__uw_file_bytes(struct pd_unwinder *u, struct pd_dso *dso,
 		       const uint8_t **raw, size_t *size);
+Elf *pd__uw_shared_elf(struct pd_unwinder *u, struct pd_dso *dso,
+		       uint64_t *lo, uint64_t *hi);
 void pd__uw_layouts_free(struct pd_unwinder *u);
 
 #endif /* PD_UNWIND_ELF_H */

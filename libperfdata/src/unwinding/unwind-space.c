@@ -57,6 +57,62 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/*
+ * The file pd__uw_report_module() hands to libdwfl for the module it
+ * reports, taken by the Dwfl's find_elf callback (unwind-dwfl.c) when it
+ * is asked for the module's ELF, at once
+ */
+static __thread Elf *handing;
+
+Elf *pd__uw_handed_elf(void)
+{
+	Elf *elf = handing;
+
+	handing = NULL;
+	return elf;
+}
+
+/*
+ * Reports dso's file at load bias bias, by the reference to the file the
+ * unwinder opened once (pd__uw_shared_elf()), where it has one; else as
+ * before, by a descriptor libdwfl maps the file from again.
+ */
+static Dwfl_Module *report(struct uw_space *sp, struct pd_unwinder *u,
+			   struct pd_map *map, struct pd_dso *dso,
+			   uint64_t bias)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr got;
+	uint64_t lo, hi;
+	int fd;
+
+	dwfl_report_begin_add(sp->dwfl);
+	handing = pd__uw_shared_elf(u, dso, &lo, &hi);
+	if (handing) {
+		mod = dwfl_report_module(sp->dwfl, map->name, bias + lo,
+					 bias + hi);
+		dwfl_report_end(sp->dwfl, NULL, NULL);
+		/* (libdwfl asks for the file now, while it is handed) */
+		/* (libdwfl's bias is the range's start less the first
+		 * PT_LOAD's page: bias, as dwfl_report_elf() sets it) */
+		if (mod && (!dwfl_module_getelf(mod, &got) || got != bias))
+			mod = NULL;
+		handing = NULL;
+		return mod;
+	}
+	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		dwfl_report_end(sp->dwfl, NULL, NULL);
+		return NULL;
+	}
+	/* libdwfl takes fd */
+	mod = dwfl_report_elf(sp->dwfl, map->name, dso->runtime, fd, bias, true);
+	dwfl_report_end(sp->dwfl, NULL, NULL);
+	if (!mod)
+		close(fd);
+	return mod;
+}
+
 struct uw_mod *pd__uw_report_module(struct uw_ctx *c, struct pd_map *map,
 				    uint64_t addr)
 {
@@ -69,7 +125,6 @@ struct uw_mod *pd__uw_report_module(struct uw_ctx *c, struct pd_map *map,
 	Dwarf_Addr low, high;
 	Elf *elf;
 	size_t i;
-	int fd;
 
 	if (map->identity || !map->path)
 		return NULL;
@@ -92,17 +147,9 @@ struct uw_mod *pd__uw_report_module(struct uw_ctx *c, struct pd_map *map,
 	}
 	if (!pd__uw_dso_bias(u, c->a, dso, map, &bias))
 		return NULL;
-	fd = open(dso->runtime, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	mod = report(sp, u, map, dso, bias);
+	if (!mod)
 		return NULL;
-	dwfl_report_begin_add(sp->dwfl);
-	/* libdwfl takes fd */
-	mod = dwfl_report_elf(sp->dwfl, map->name, dso->runtime, fd, bias, true);
-	dwfl_report_end(sp->dwfl, NULL, NULL);
-	if (!mod) {
-		close(fd);
-		return NULL;
-	}
 	m = &sp->mods[sp->nr_mods];
 	memset(m, 0, sizeof(*m));
 	m->dso = dso;

@@ -10,6 +10,8 @@
 #include "unwind-state.h"
 
 void pd__uw_space_clear(struct uw_space *sp);
+/* the file handed to libdwfl for the module being reported, or NULL */
+Elf *pd__uw_handed_elf(void);
 void pd__uw_space_free(struct uw_space *sp);
 bool pd__uw_space_current(struct pd_unwinder *u, struct uw_space *sp);
 struct uw_mod *pd__uw_report_module(struct uw_ctx *c, struct pd_map *map,

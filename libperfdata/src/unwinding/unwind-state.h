@@ -115,6 +115,15 @@ struct uw_layout {
 	const uint8_t *raw;
 	size_t raw_size;
 	bool raw_tried;
+	bool raw_shared;	/* raw is shared's (libelf's mapping) */
+	/*
+	 * The file opened once for every process's Dwfl, which takes a
+	 * reference to it (pd__uw_shared_elf()), and where libdwfl puts a
+	 * report of it, less the load bias
+	 */
+	Elf *shared;
+	uint64_t dw_lo, dw_hi;
+	bool shared_tried;
 	bool elf;		/* an ELF file, else pd__uw_map_bias() fails */
 	bool many;		/* more PT_LOADs: pd__uw_map_bias() of
 				 * the file */
