@@ -16,6 +16,10 @@
  * return address (the end of a stack to libunwind, which perf prints
  * as ffffffffffffffff) is not a frame and is left out.
  *
+ * With opts.stitch, the chains come to unwind-stitch.c in the samples'
+ * order (whatever thread unwound them), with the other records, and a
+ * chain cut where the stack copy ended leaves it completed if it can be.
+ *
  * Samples with nothing to unwind keep the callchain they had. The
  * unwinding itself is unwind.c's (libunwind's rules, as perf 6.1 uses),
  * by units of unwind-unit.c, which unwind-jobs.c spreads over threads.
@@ -30,6 +34,7 @@
 
 #include "base/internal.h"
 #include "unwind-jobs.h"
+#include "unwind-stitch.h"
 #include "unwind-unit.h"
 
 #define DEFAULT_MAX_STACK	127
@@ -45,6 +50,15 @@ struct pd_unwind_rewriter {
 	struct pd_unwind_missing *missing;
 	size_t nr_missing, cap_missing;
 	struct pd__uw_jobs *jobs;
+	/* stitching (opts.stitch): its memory, and the chain it works on */
+	struct pd__uw_stitch *stitch;
+	uint64_t pcs[PD_UW_MAX_STACK], sps[PD_UW_MAX_STACK];
+};
+
+/* What a sample's user stack became: the unit's, or stitched. */
+struct uw_user {
+	int nr, stop;
+	const uint64_t *ips;
 };
 
 static const char *const stop_names[PD_UNWIND_STOP__NR] = {
@@ -123,7 +137,7 @@ static int add_missing(struct pd_unwind_rewriter *rw, const char *dso)
 }
 
 static int count(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
-		 const struct pd__uw_result *res)
+		 const struct pd__uw_result *res, const struct uw_user *us)
 {
 	struct pd_unwind_summary *sum = &rw->sum;
 
@@ -132,12 +146,12 @@ static int count(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
 		return 0;
 	}
 	sum->samples++;
-	if (res->stop == PD_UNWIND_STOP_ROOT && res->nr > 0)
+	if (us->stop == PD_UNWIND_STOP_ROOT && us->nr > 0)
 		sum->full++;
-	else if (res->nr > 1)
-		sum->partial_why[res->stop]++, sum->partial++;
+	else if (us->nr > 1)
+		sum->partial_why[us->stop]++, sum->partial++;
 	else
-		sum->none_why[res->stop]++, sum->none++;
+		sum->none_why[us->stop]++, sum->none++;
 	if (res->stop == PD_UNWIND_STOP_NO_ELF && res->dso)
 		return add_missing(rw, res->dso);
 	return 0;
@@ -146,7 +160,7 @@ static int count(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
 /* The callchain of the rewritten sample: kernel entries, then user. */
 static void build_chain(struct pd_unwind_rewriter *rw,
 			const struct pd_sample *smp,
-			const struct pd__uw_result *res, struct pd_sample *out)
+			const struct uw_user *res, struct pd_sample *out)
 {
 	uint64_t nr = 0, i, k = 0;
 
@@ -173,26 +187,66 @@ static void build_chain(struct pd_unwind_rewriter *rw,
 	out->callchain.ips = rw->chain;
 }
 
+/*
+ * The unit's chain of sample smp, stitched where it was cut (into
+ * rw->pcs): 0 or -ENOMEM.
+ */
+static int stitch(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
+		  const struct pd__uw_result *res, struct uw_user *us)
+{
+	struct pd__uw_chain c = {
+		.pcs = rw->pcs, .sps = rw->sps, .n = res->nr,
+		.max = rw->o.max_stack, .stop = res->stop,
+	};
+	int ret;
+
+	if (res->nr <= 0 || !smp->user_regs.abi)
+		return 0;
+	memcpy(rw->pcs, res->ips, (size_t)res->nr * sizeof(*rw->pcs));
+	memcpy(rw->sps, res->sps, (size_t)res->nr * sizeof(*rw->sps));
+	ret = pd__uw_stitch_chain(rw->stitch, (int32_t)smp->pid,
+				  (int32_t)smp->tid, &c);
+	if (ret <= 0)
+		return ret;
+	rw->sum.stitched++;
+	us->nr = c.n;
+	us->stop = c.stop;
+	us->ips = rw->pcs;
+	return 0;
+}
+
 PD_EXPORT int pd_unwind_rewriter__event(struct pd_unwind_rewriter *rw,
 					const struct pd_event *ev,
 					struct pd_sample *out)
 {
 	const struct pd__uw_result *res;
+	struct uw_user us;
 	int err;
 
-	if (ev->type != PD_RECORD_SAMPLE)
+	if (ev->type != PD_RECORD_SAMPLE) {
+		if (rw->stitch)
+			pd__uw_stitch_event(rw->stitch, ev);
 		return pd__uw_jobs_event(rw->jobs, ev);
+	}
 	if (!ev->evsel || !rewrites(&ev->evsel->attr) ||
 	    !pd_unwinder__wants(ev))
 		return 0;
 	err = pd__uw_jobs_sample(rw->jobs, ev, &res);
 	if (err)
 		return err;
-	err = count(rw, &ev->u.sample, res);
+	us.nr = res->nr;
+	us.stop = res->stop;
+	us.ips = res->ips;
+	if (rw->stitch) {
+		err = stitch(rw, &ev->u.sample, res, &us);
+		if (err)
+			return err;
+	}
+	err = count(rw, &ev->u.sample, res, &us);
 	if (err)
 		return err;
 	*out = ev->u.sample;
-	build_chain(rw, &ev->u.sample, res, out);
+	build_chain(rw, &ev->u.sample, &us, out);
 	out->sample_type |= PD_SAMPLE_CALLCHAIN;
 	if (!rw->o.keep_stack) {
 		out->sample_type &= ~(PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER);
@@ -227,7 +281,9 @@ pd_unwind_rewriter__new(struct pd_reader *r,
 		return NULL;
 	}
 	rw->jobs = pd__uw_jobs_start(r, &rw->o, rw->main);
-	if (!rw->jobs) {
+	if (rw->o.stitch)
+		rw->stitch = pd__uw_stitch_new(0);
+	if (!rw->jobs || (rw->o.stitch && !rw->stitch)) {
 		pd_unwind_rewriter__free(rw);
 		errno = ENOMEM;
 		return NULL;
@@ -251,6 +307,7 @@ PD_EXPORT void pd_unwind_rewriter__free(struct pd_unwind_rewriter *rw)
 	if (!rw)
 		return;
 	pd__uw_jobs_stop(rw->jobs);
+	pd__uw_stitch_free(rw->stitch);
 	pd__uw_unit_free(rw->main);
 	for (i = 0; i < rw->nr_missing; i++)
 		free((char *)rw->missing[i].dso);

@@ -75,6 +75,7 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 	const struct pd_sample *smp = &ev->u.sample;
 	struct pd_thread *t;
 	const struct uw_rs_op *ops;
+	const uint64_t *sps;
 	const char *dso = NULL;
 	int n, i, k = 0;
 
@@ -89,6 +90,7 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 	res->stop = pd_unwinder__stop(w->u, &dso);
 	res->dso = dso;
 	res->n = n;
+	sps = pd__unwinder_sps(w->u);
 	res->nr_ops = pd__unwinder_rs_ops(w->u, &ops);
 	if (res->nr_ops > 0)
 		memcpy(res->ops, ops, (size_t)res->nr_ops * sizeof(*ops));
@@ -109,6 +111,7 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 		 * perf's, frame for frame (perf report, folded stacks), only
 		 * that frame's address is printed as 0.
 		 */
+		res->sps[k] = sps[i];
 		res->ips[k++] = ip >= PD_CONTEXT_MAX ? 0 : ip;
 	}
 	res->nr = k;

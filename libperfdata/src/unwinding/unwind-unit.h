@@ -32,6 +32,8 @@ struct pd__uw_result {
 	int stop;		/* enum pd_unwind_stop */
 	const char *dso;	/* interned by the unit's session */
 	uint64_t ips[PD_UW_MAX_STACK];
+	/* each entry's frame's stack pointer (0: not known), for stitching */
+	uint64_t sps[PD_UW_MAX_STACK];
 	/* a helper's: what it did with libunwind's cache (-1: not known) */
 	int nr_ops;
 	struct uw_rs_op ops[PD_UW_MAX_STACK + 1];

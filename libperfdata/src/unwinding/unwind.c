@@ -57,8 +57,10 @@
  * libdw would take them; libdw goes on from the first frame whose row or
  * step is anything but plain.
  *
- * This file holds the public entry points: the unwinder of unwind-core.c
- * and, when pd_unwind_opts.jobs asks for one, a helper thread unwinding
+ * This file holds the public entry points: the unwinder of unwind-core.c,
+ * the stitching of its chains when pd_unwind_opts.stitch asks for it
+ * (unwind-stitch.c, in the caller's order) and, when
+ * pd_unwind_opts.jobs asks for one, a helper thread unwinding
  * ahead (unwind-ahead.c) with an unwinder of its own, so both are below
  * them. Below those, from the bottom: what is read of the mapped files
  * themselves (unwind-elf.c), the files reported to a process's Dwfl
@@ -67,6 +69,8 @@
  * (unwind-step.c). The frames given to the caller are above all of them
  * (unwind-frames.c).
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <perfdata/unwind.h>
@@ -76,6 +80,7 @@
 #include "unwind-ahead.h"
 #include "unwind-core.h"
 #include "unwind-step.h"
+#include "unwind-stitch.h"
 
 /*
  * The frames of the helper's unwinding of ev, as ours would be; 0 when
@@ -94,6 +99,7 @@ static int from_helper(struct pd_unwinder *u, struct pd_thread *t,
 	if (res.warned_frame_reg)
 		pd__uw_warn_frame_reg(u);
 	memcpy(ips, res.ips, (size_t)res.n * sizeof(*ips));
+	memcpy(u->sps, res.sps, (size_t)res.n * sizeof(*u->sps));
 	u->last_stop = res.stop;
 	u->last_dso = res.dso ? pd__session_intern(u->s, res.dso) : NULL;
 	return res.n;
@@ -111,8 +117,70 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 {
 	if (!u)
 		return;
+	pd__uw_stitch_free(u->stitch);
+	free(u->st_pcs);
+	free(u->st_act);
 	pd__uw_ahead_stop(u->ahead);
 	pd__unwinder_free(u);
+}
+
+PD_EXPORT void pd_unwinder__event(struct pd_unwinder *u,
+				  const struct pd_event *ev)
+{
+	if (u && u->stitch && ev->type != PD_RECORD_SAMPLE)
+		pd__uw_stitch_event(u->stitch, ev);
+}
+
+PD_EXPORT bool pd_unwinder__stitched(const struct pd_unwinder *u)
+{
+	return u->stitched;
+}
+
+/*
+ * The chain of n frames in ips of sample ev, at most max, stitched where
+ * it was cut: its frames then (n or more), or -ENOMEM.
+ */
+static int stitch(struct pd_unwinder *u, const struct pd_event *ev,
+		  struct pd_unwind_ip *ips, int n, int max)
+{
+	struct pd__uw_chain c = {
+		.pcs = u->st_pcs, .sps = u->sps, .act = u->st_act,
+		.n = n, .max = max, .stop = u->last_stop,
+	};
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		u->st_pcs[i] = ips[i].pc;
+		u->st_act[i] = ips[i].activation;
+	}
+	ret = pd__uw_stitch_chain(u->stitch, (int32_t)ev->u.sample.pid,
+				  (int32_t)ev->u.sample.tid, &c);
+	if (ret <= 0)
+		return ret < 0 ? ret : n;
+	for (i = n; i < c.n; i++) {
+		ips[i].pc = u->st_pcs[i];
+		ips[i].activation = u->st_act[i];
+	}
+	u->stitched = true;
+	u->last_stop = c.stop;
+	/* the file the original chain ended for is not where it ends */
+	u->last_dso = NULL;
+	return c.n;
+}
+
+static int stitch_ready(struct pd_unwinder *u)
+{
+	if (u->stitch)
+		return 0;
+	u->stitch = pd__uw_stitch_new(0);
+	u->st_pcs = calloc(u->o.max_stack, sizeof(*u->st_pcs));
+	u->st_act = calloc(u->o.max_stack, sizeof(*u->st_act));
+	if (!u->stitch || !u->st_pcs || !u->st_act) {
+		pd__uw_stitch_free(u->stitch);
+		u->stitch = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
@@ -121,19 +189,22 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 				      struct pd_unwind_ip *ips, int max)
 {
 	struct uw_start st;
-	int ret = pd__unwinder_check(u, t, ev, max, &st);
+	int ret, n = 0;
 
+	u->stitched = false;
+	ret = pd__unwinder_check(u, t, ev, max, &st);
 	if (ret <= 0)
 		return ret;
 	if (!u->ahead_tried) {
 		u->ahead_tried = true;
 		u->ahead = pd__uw_ahead_start(u->s, u->r, &u->o);
 	}
-	if (u->ahead) {
-		int n = from_helper(u, t, ev, ips, st.max);
-
-		if (n > 0)
-			return n;
-	}
-	return pd__unwinder_unwind(u, t, ev, &st, ips);
+	if (u->ahead)
+		n = from_helper(u, t, ev, ips, st.max);
+	if (n <= 0)
+		n = pd__unwinder_unwind(u, t, ev, &st, ips);
+	if (!u->o.stitch || n <= 0)
+		return n;
+	ret = stitch_ready(u);
+	return ret ? ret : stitch(u, ev, ips, n, st.max);
 }
