@@ -278,14 +278,18 @@ static struct donor *find_donor(struct st_thread *t,
 	return NULL;
 }
 
-/* The last frame of c to stitch at: trailing unknown frames left out. */
+/*
+ * The last frame of c to stitch at: trailing frames with no pc (the zero
+ * return address libunwind ends some chains with) left out; -1 when its
+ * stack pointer is not known.
+ */
 static int last_known(const struct pd__uw_chain *c)
 {
 	int k = c->n - 1;
 
-	while (k > 0 && !c->sps[k] && !c->pcs[k])
+	while (k > 0 && !c->pcs[k])
 		k--;
-	return c->sps[k] ? k : -1;
+	return c->sps[k] && c->pcs[k] ? k : -1;
 }
 
 static int stitch(struct st_thread *t, struct pd__uw_chain *c)

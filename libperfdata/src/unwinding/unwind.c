@@ -157,7 +157,8 @@ static int stitch(struct pd_unwinder *u, const struct pd_event *ev,
 				  (int32_t)ev->u.sample.tid, &c);
 	if (ret <= 0)
 		return ret < 0 ? ret : n;
-	for (i = n; i < c.n; i++) {
+	/* (from the frame stitched at: trailing unknown frames replaced) */
+	for (i = 0; i < c.n; i++) {
 		ips[i].pc = u->st_pcs[i];
 		ips[i].activation = u->st_act[i];
 	}
