@@ -91,6 +91,8 @@ int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,
 		.max_stack = MAX_STACK,
 		.no_inline = o->data.no_inline,
 		.stitch = o->data.stitch,
+		/* read again for stitching from later samples */
+		.path = o->input,
 	};
 	const struct pd_event *ev = NULL;
 	struct walk *w;

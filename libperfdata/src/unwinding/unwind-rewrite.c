@@ -18,7 +18,10 @@
  *
  * With opts.stitch, the chains come to unwind-stitch.c in the samples'
  * order (whatever thread unwound them), with the other records, and a
- * chain cut where the stack copy ended leaves it completed if it can be.
+ * chain cut where the stack copy ended leaves it completed if it can be,
+ * from the thread's earlier chains, else from its later ones: a regular
+ * file is read a second time ahead of the rewriter (unwind-window.c),
+ * whose chains the rewriter then takes instead of unwinding.
  *
  * Samples with nothing to unwind keep the callchain they had. The
  * unwinding itself is unwind.c's (libunwind's rules, as perf 6.1 uses),
@@ -36,6 +39,7 @@
 #include "unwind-jobs.h"
 #include "unwind-stitch.h"
 #include "unwind-unit.h"
+#include "unwind-window.h"
 
 #define DEFAULT_MAX_STACK	127
 /* kernel entries (perf keeps at most 127 and the context markers) and
@@ -50,16 +54,18 @@ struct pd_unwind_rewriter {
 	struct pd_unwind_missing *missing;
 	size_t nr_missing, cap_missing;
 	struct pd__uw_jobs *jobs;
-	/* stitching (opts.stitch): its memory, and the chain it works on */
+	/*
+	 * stitching (opts.stitch): its memory, the samples after the one
+	 * rewritten (NULL for a pipe), and the chain it works on
+	 */
 	struct pd__uw_stitch *stitch;
+	struct pd__uw_window *window;
 	uint64_t pcs[PD_UW_MAX_STACK], sps[PD_UW_MAX_STACK];
+	bool act[PD_UW_MAX_STACK];
 };
 
-/* What a sample's user stack became: the unit's, or stitched. */
-struct uw_user {
-	int nr, stop;
-	const uint64_t *ips;
-};
+/* stitching steps for one chain at most */
+#define MAX_STITCH_STEPS	16
 
 static const char *const stop_names[PD_UNWIND_STOP__NR] = {
 	[PD_UNWIND_STOP_NONE] = "nothing to unwind",
@@ -137,7 +143,7 @@ static int add_missing(struct pd_unwind_rewriter *rw, const char *dso)
 }
 
 static int count(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
-		 const struct pd__uw_result *res, const struct uw_user *us)
+		 const struct pd__uw_got *res, const struct pd__uw_got *us)
 {
 	struct pd_unwind_summary *sum = &rw->sum;
 
@@ -160,7 +166,7 @@ static int count(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
 /* The callchain of the rewritten sample: kernel entries, then user. */
 static void build_chain(struct pd_unwind_rewriter *rw,
 			const struct pd_sample *smp,
-			const struct uw_user *res, struct pd_sample *out)
+			const struct pd__uw_got *res, struct pd_sample *out)
 {
 	uint64_t nr = 0, i, k = 0;
 
@@ -188,30 +194,58 @@ static void build_chain(struct pd_unwind_rewriter *rw,
 }
 
 /*
- * The unit's chain of sample smp, stitched where it was cut (into
- * rw->pcs): 0 or -ENOMEM.
+ * The chain of sample smp, stitched where it was cut (into rw->pcs) from
+ * the thread's earlier chains, else its later ones, step after step,
+ * then kept for the samples after it: 0 or -ENOMEM.
  */
 static int stitch(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
-		  const struct pd__uw_result *res, struct uw_user *us)
+		  const struct pd__uw_got *res, struct pd__uw_got *us)
 {
 	struct pd__uw_chain c = {
-		.pcs = rw->pcs, .sps = rw->sps, .n = res->nr,
+		.pcs = rw->pcs, .sps = rw->sps, .act = rw->act, .n = res->nr,
 		.max = rw->o.max_stack, .stop = res->stop,
 	};
-	int ret;
+	int32_t pid = (int32_t)smp->pid, tid = (int32_t)smp->tid;
+	int steps;
 
 	if (res->nr <= 0 || !smp->user_regs.abi)
 		return 0;
 	memcpy(rw->pcs, res->ips, (size_t)res->nr * sizeof(*rw->pcs));
 	memcpy(rw->sps, res->sps, (size_t)res->nr * sizeof(*rw->sps));
-	ret = pd__uw_stitch_chain(rw->stitch, (int32_t)smp->pid,
-				  (int32_t)smp->tid, &c);
-	if (ret <= 0)
-		return ret;
-	rw->sum.stitched++;
-	us->nr = c.n;
-	us->stop = c.stop;
-	us->ips = rw->pcs;
+	memcpy(rw->act, res->act, (size_t)res->nr * sizeof(*rw->act));
+	for (steps = 0; steps < MAX_STITCH_STEPS; steps++) {
+		if (!pd__uw_stitch_before(rw->stitch, pid, tid, &c) &&
+		    !(rw->window &&
+		      pd__uw_window_stitch(rw->window, pid, tid, &c)))
+			break;
+	}
+	if (steps) {
+		rw->sum.stitched++;
+		us->nr = c.n;
+		us->stop = c.stop;
+		us->ips = rw->pcs;
+	}
+	return pd__uw_stitch_keep(rw->stitch, pid, tid, &c);
+}
+
+/* The user stack of sample ev: the window's, else unwound here. */
+static int user_stack(struct pd_unwind_rewriter *rw, const struct pd_event *ev,
+		      struct pd__uw_got *got)
+{
+	const struct pd__uw_result *res;
+	int err;
+
+	if (rw->window && pd__uw_window_sample(rw->window, ev, got))
+		return 0;
+	err = pd__uw_jobs_sample(rw->jobs, ev, &res);
+	if (err)
+		return err;
+	got->nr = res->nr;
+	got->stop = res->stop;
+	got->dso = res->dso;
+	got->ips = res->ips;
+	got->sps = res->sps;
+	got->act = res->act;
 	return 0;
 }
 
@@ -219,8 +253,7 @@ PD_EXPORT int pd_unwind_rewriter__event(struct pd_unwind_rewriter *rw,
 					const struct pd_event *ev,
 					struct pd_sample *out)
 {
-	const struct pd__uw_result *res;
-	struct uw_user us;
+	struct pd__uw_got res, us;
 	int err;
 
 	if (ev->type != PD_RECORD_SAMPLE) {
@@ -231,18 +264,16 @@ PD_EXPORT int pd_unwind_rewriter__event(struct pd_unwind_rewriter *rw,
 	if (!ev->evsel || !rewrites(&ev->evsel->attr) ||
 	    !pd_unwinder__wants(ev))
 		return 0;
-	err = pd__uw_jobs_sample(rw->jobs, ev, &res);
+	err = user_stack(rw, ev, &res);
 	if (err)
 		return err;
-	us.nr = res->nr;
-	us.stop = res->stop;
-	us.ips = res->ips;
+	us = res;
 	if (rw->stitch) {
-		err = stitch(rw, &ev->u.sample, res, &us);
+		err = stitch(rw, &ev->u.sample, &res, &us);
 		if (err)
 			return err;
 	}
-	err = count(rw, &ev->u.sample, res, &us);
+	err = count(rw, &ev->u.sample, &res, &us);
 	if (err)
 		return err;
 	*out = ev->u.sample;
@@ -280,9 +311,18 @@ pd_unwind_rewriter__new(struct pd_reader *r,
 		errno = ENOMEM;
 		return NULL;
 	}
-	rw->jobs = pd__uw_jobs_start(r, &rw->o, rw->main);
-	if (rw->o.stitch)
+	if (rw->o.stitch) {
+		struct pd_unwind_rewrite_opts one = rw->o;
+
 		rw->stitch = pd__uw_stitch_new(0);
+		rw->window = pd__uw_window_start(r, &rw->o);
+		/* the window unwinds, with the helpers: ours only follows */
+		if (rw->window)
+			one.jobs = 1;
+		rw->jobs = pd__uw_jobs_start(r, &one, rw->main);
+	} else {
+		rw->jobs = pd__uw_jobs_start(r, &rw->o, rw->main);
+	}
 	if (!rw->jobs || (rw->o.stitch && !rw->stitch)) {
 		pd_unwind_rewriter__free(rw);
 		errno = ENOMEM;
@@ -296,7 +336,8 @@ pd_unwind_rewriter__summary(struct pd_unwind_rewriter *rw)
 {
 	rw->sum.nr_missing = rw->nr_missing;
 	rw->sum.missing = rw->missing;
-	rw->sum.threads = 1 + pd__uw_jobs_helpers(rw->jobs);
+	rw->sum.threads = 1 + pd__uw_jobs_helpers(rw->jobs) +
+			  (rw->window ? pd__uw_window_helpers(rw->window) : 0);
 	return &rw->sum;
 }
 
@@ -307,6 +348,7 @@ PD_EXPORT void pd_unwind_rewriter__free(struct pd_unwind_rewriter *rw)
 	if (!rw)
 		return;
 	pd__uw_jobs_stop(rw->jobs);
+	pd__uw_window_stop(rw->window);
 	pd__uw_stitch_free(rw->stitch);
 	pd__uw_unit_free(rw->main);
 	for (i = 0; i < rw->nr_missing; i++)

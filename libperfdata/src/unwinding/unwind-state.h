@@ -336,6 +336,10 @@ struct pd_unwinder {
 	uint64_t *st_pcs;
 	bool *st_act;
 	bool stitched;
+	/* the samples after the one unwound (unwind-window.c), for
+	 * stitching from later chains: NULL for a pipe */
+	struct pd__uw_window *window;
+	bool window_tried;
 	/* a helper unwinding ahead (opts.jobs), started on the first
 	 * stack to unwind */
 	struct pd__uw_ahead *ahead;

@@ -245,77 +245,75 @@ void pd__uw_stitch_event(struct pd__uw_stitch *st, const struct pd_event *ev)
 	}
 }
 
-static bool same_act(const struct pd__uw_chain *c, int k,
-		     const struct donor *d, int j)
-{
-	return (c->act ? c->act[k] : false) == d->act[j];
-}
-
-/*
- * The frame of one of t's chains (not one of used) that is c's frame k:
- * its chain and index, with frames beyond it; NULL for none.
- */
-static struct donor *find_donor(struct st_thread *t,
-				const struct pd__uw_chain *c, int k,
-				struct donor *const *used, int nr_used, int *at)
-{
-	int i, j, u;
-
-	for (i = 0; i < t->nr; i++) {
-		struct donor *d = t->d[i];
-
-		for (u = 0; u < nr_used && used[u] != d; u++)
-			;
-		if (u < nr_used)
-			continue;
-		for (j = 0; j + 1 < d->n; j++)
-			if (d->sps[j] == c->sps[k] && d->pcs[j] == c->pcs[k] &&
-			    same_act(c, k, d, j)) {
-				*at = j;
-				return d;
-			}
-	}
-	return NULL;
-}
-
-/*
- * The last frame of c to stitch at: trailing frames with no pc (the zero
- * return address libunwind ends some chains with) left out; -1 when its
- * stack pointer is not known.
- */
-static int last_known(const struct pd__uw_chain *c)
+int pd__uw_stitch_at(const struct pd__uw_chain *c)
 {
 	int k = c->n - 1;
 
+	if (c->stop != PD_UNWIND_STOP_STACK || k < 0)
+		return -1;
+	/* the zero return address libunwind ends some chains with */
 	while (k > 0 && !c->pcs[k])
 		k--;
-	return c->sps[k] && c->pcs[k] ? k : -1;
+	if (!c->sps[k] || !c->pcs[k] || k + 1 >= c->max)
+		return -1;
+	return k;
 }
 
+int pd__uw_stitch_find(const struct pd__uw_chain *c, int k,
+		       const uint64_t *pcs, const uint64_t *sps,
+		       const bool *act, int n)
+{
+	bool a = c->act ? c->act[k] : false;
+	int j;
+
+	for (j = 0; j + 1 < n; j++)
+		if (sps[j] == c->sps[k] && pcs[j] == c->pcs[k] &&
+		    (act ? act[j] : false) == a)
+			return j;
+	return -1;
+}
+
+void pd__uw_stitch_take(struct pd__uw_chain *c, int k, const uint64_t *pcs,
+			const uint64_t *sps, const bool *act, int n, int j,
+			int stop)
+{
+	int m = n - (j + 1), i;
+
+	if (m > c->max - (k + 1))
+		m = c->max - (k + 1);
+	memcpy(&c->pcs[k + 1], &pcs[j + 1], (size_t)m * sizeof(uint64_t));
+	memcpy(&c->sps[k + 1], &sps[j + 1], (size_t)m * sizeof(uint64_t));
+	if (c->act)
+		for (i = 0; i < m; i++)
+			c->act[k + 1 + i] = act ? act[j + 1 + i] : false;
+	c->n = k + 1 + m;
+	c->stop = m == n - (j + 1) ? stop : PD_UNWIND_STOP_MAX;
+}
+
+/* c stitched from t's chains, step after step: whether it was. */
 static int stitch(struct st_thread *t, struct pd__uw_chain *c)
 {
 	struct donor *used[MAX_STEPS];
-	int steps = 0;
+	int steps = 0, k;
 
-	while (c->stop == PD_UNWIND_STOP_STACK && steps < MAX_STEPS) {
-		struct donor *d;
-		int k = c->n > 0 ? last_known(c) : -1, j, m;
+	while (steps < MAX_STEPS && (k = pd__uw_stitch_at(c)) >= 0) {
+		struct donor *d = NULL;
+		int i, u, j = -1;
 
-		if (k < 0 || k + 1 >= c->max)
-			break;
-		d = find_donor(t, c, k, used, steps, &j);
-		if (!d)
+		/* the newest first: the nearest in time */
+		for (i = 0; i < t->nr && j < 0; i++) {
+			d = t->d[i];
+			for (u = 0; u < steps && used[u] != d; u++)
+				;
+			if (u == steps)
+				j = pd__uw_stitch_find(c, k, d->pcs, d->sps,
+						       d->act, d->n);
+		}
+		if (j < 0)
 			break;
 		used[steps++] = d;
-		m = d->n - (j + 1);
-		if (m > c->max - (k + 1))
-			m = c->max - (k + 1);
-		memcpy(&c->pcs[k + 1], &d->pcs[j + 1], (size_t)m * sizeof(uint64_t));
-		memcpy(&c->sps[k + 1], &d->sps[j + 1], (size_t)m * sizeof(uint64_t));
-		if (c->act)
-			memcpy(&c->act[k + 1], &d->act[j + 1], (size_t)m * sizeof(bool));
-		c->n = k + 1 + m;
-		c->stop = m == d->n - (j + 1) ? d->stop : PD_UNWIND_STOP_MAX;
+		pd__uw_stitch_take(c, k, d->pcs, d->sps, d->act, d->n, j,
+				   d->stop);
 	}
 	return steps > 0;
 }
@@ -422,25 +420,35 @@ static int keep(struct pd__uw_stitch *st, struct st_thread *t,
 	return 0;
 }
 
-int pd__uw_stitch_chain(struct pd__uw_stitch *st, int32_t pid, int32_t tid,
-			struct pd__uw_chain *c)
+int pd__uw_stitch_before(struct pd__uw_stitch *st, int32_t pid, int32_t tid,
+			 struct pd__uw_chain *c)
+{
+	struct st_thread *t = find_thread(st, tid);
+
+	if (!t || t->pid != pid)
+		return 0;
+	return stitch(t, c);
+}
+
+int pd__uw_stitch_keep(struct pd__uw_stitch *st, int32_t pid, int32_t tid,
+		       const struct pd__uw_chain *c)
 {
 	struct st_thread *t;
-	int ret = 0, err;
 
 	/* a chain of the sampled frame alone says nothing of the stack */
-	if (c->n < 1)
+	if (c->n < 2)
 		return 0;
 	t = get_thread(st, pid, tid);
 	if (!t)
 		return -ENOMEM;
-	if (t->nr)
-		ret = stitch(t, c);
-	if (c->n < 2) {
-		if (!t->nr)
-			forget_thread(st, t);
-		return ret;
-	}
-	err = keep(st, t, c);
+	return keep(st, t, c);
+}
+
+int pd__uw_stitch_chain(struct pd__uw_stitch *st, int32_t pid, int32_t tid,
+			struct pd__uw_chain *c)
+{
+	int ret = pd__uw_stitch_before(st, pid, tid, c);
+	int err = pd__uw_stitch_keep(st, pid, tid, c);
+
 	return err ? err : ret;
 }

@@ -22,7 +22,7 @@ void pd__uw_unit_free(struct pd__uw_unit *w)
 {
 	if (!w)
 		return;
-	pd_unwinder__free(w->u);
+	pd__unwinder_free(w->u);
 	pd_session__free(w->s);
 	pd_symbolizer__free(w->sym);
 	free(w);
@@ -60,7 +60,7 @@ struct pd__uw_unit *pd__uw_unit_new(struct pd_reader *r,
 	if (w->sym)
 		w->s = pd_session__new(r, &xo);
 	if (w->s)
-		w->u = pd_unwinder__new(w->s, r, &uo);
+		w->u = pd__unwinder_new(w->s, r, &uo);
 	if (!w->u) {
 		pd__uw_unit_free(w);
 		errno = ENOMEM;
@@ -86,7 +86,9 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 	t = pd_session__thread(w->s, (int32_t)smp->pid, (int32_t)smp->tid);
 	if (!t)
 		return -ENOMEM;
-	n = pd_unwinder__user_stack(w->u, t, ev, w->ips, PD_UW_MAX_STACK);
+	/* (the unwinder of unwind-core.c: a unit has no helper of its own,
+	 * and stitches nothing, so unwind.c can stitch from units) */
+	n = pd__unwinder_user_stack(w->u, t, ev, w->ips, PD_UW_MAX_STACK);
 	res->stop = pd_unwinder__stop(w->u, &dso);
 	res->dso = dso;
 	res->n = n;
@@ -112,6 +114,7 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 		 * that frame's address is printed as 0.
 		 */
 		res->sps[k] = sps[i];
+		res->act[k] = w->ips[i].activation;
 		res->ips[k++] = ip >= PD_CONTEXT_MAX ? 0 : ip;
 	}
 	res->nr = k;

@@ -79,8 +79,11 @@
 #include "session/session-internal.h"
 #include "unwind-ahead.h"
 #include "unwind-core.h"
+#include "symbols/sym-internal.h"
 #include "unwind-step.h"
 #include "unwind-stitch.h"
+#include "unwind-unit.h"
+#include "unwind-window.h"
 
 /*
  * The frames of the helper's unwinding of ev, as ours would be; 0 when
@@ -117,6 +120,7 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 {
 	if (!u)
 		return;
+	pd__uw_window_stop(u->window);
 	pd__uw_stitch_free(u->stitch);
 	free(u->st_pcs);
 	free(u->st_act);
@@ -137,8 +141,48 @@ PD_EXPORT bool pd_unwinder__stitched(const struct pd_unwinder *u)
 }
 
 /*
+ * A frame as a callchain entry (unwind-unit.c), the form the chains of
+ * the window have: what perf prints, a caller's return address less
+ * one; 0 for what a callchain cannot carry.
+ */
+static uint64_t entry(const struct pd_unwind_ip *ip)
+{
+	uint64_t e = ip->activation ? ip->pc : ip->pc - 1;
+
+	return e >= PD_CONTEXT_MAX ? 0 : e;
+}
+
+/*
+ * The window over the input read again, for stitching from later
+ * chains: as the session's symbolizer finds files, at most
+ * PD_UW_MAX_STACK frames (a unit's results). NULL for a pipe.
+ */
+static struct pd__uw_window *window_start(struct pd_unwinder *u)
+{
+	const struct pd_symbolizer *ms = pd__session_symbolizer(u->s);
+	struct pd_unwind_rewrite_opts o = {
+		.sz = sizeof(o),
+		.max_stack = u->o.max_stack < PD_UW_MAX_STACK ?
+			     u->o.max_stack : PD_UW_MAX_STACK,
+		.symfs = ms->symfs,
+		.jobs = u->o.jobs,
+		.path = u->o.path,
+		.no_debuginfod = ms->opts.no_debuginfod,
+		.roots = ms->opts.roots,
+	};
+
+	if (!u->r || !u->o.path || !strcmp(u->o.path, "-"))
+		return NULL;
+	return pd__uw_window_start(u->r, &o);
+}
+
+/*
  * The chain of n frames in ips of sample ev, at most max, stitched where
- * it was cut: its frames then (n or more), or -ENOMEM.
+ * it was cut from the thread's earlier chains, else its later ones (the
+ * window's: read ahead, but unwound here as ever): its frames then (n
+ * or more), or -ENOMEM. The chains are kept as entries, as the
+ * rewriter's are, so that a frame taken from the window is what
+ * pd-unwind --stitch would write.
  */
 static int stitch(struct pd_unwinder *u, const struct pd_event *ev,
 		  struct pd_unwind_ip *ips, int n, int max)
@@ -147,20 +191,40 @@ static int stitch(struct pd_unwinder *u, const struct pd_event *ev,
 		.pcs = u->st_pcs, .sps = u->sps, .act = u->st_act,
 		.n = n, .max = max, .stop = u->last_stop,
 	};
-	int i, ret;
+	int32_t pid = (int32_t)ev->u.sample.pid, tid = (int32_t)ev->u.sample.tid;
+	struct pd__uw_got got;
+	int i, steps, err;
 
 	for (i = 0; i < n; i++) {
-		u->st_pcs[i] = ips[i].pc;
+		u->st_pcs[i] = entry(&ips[i]);
 		u->st_act[i] = ips[i].activation;
 	}
-	ret = pd__uw_stitch_chain(u->stitch, (int32_t)ev->u.sample.pid,
-				  (int32_t)ev->u.sample.tid, &c);
-	if (ret <= 0)
-		return ret < 0 ? ret : n;
-	/* (from the frame stitched at: trailing unknown frames replaced) */
+	if (!u->window_tried) {
+		u->window_tried = true;
+		u->window = window_start(u);
+	}
+	/* (the window moves on to ev: its chain is not used) */
+	if (u->window && !pd__uw_window_sample(u->window, ev, &got)) {
+		pd__uw_window_stop(u->window);
+		u->window = NULL;
+	}
+	for (steps = 0; steps < 16; steps++)
+		if (!pd__uw_stitch_before(u->stitch, pid, tid, &c) &&
+		    !(u->window && pd__uw_window_stitch(u->window, pid, tid, &c)))
+			break;
+	err = pd__uw_stitch_keep(u->stitch, pid, tid, &c);
+	if (err)
+		return err;
+	if (!steps)
+		return n;
+	/* the frames stitched (those after the frame stitched at) back */
 	for (i = 0; i < c.n; i++) {
-		ips[i].pc = u->st_pcs[i];
+		if (i < n && entry(&ips[i]) == u->st_pcs[i] &&
+		    ips[i].activation == u->st_act[i])
+			continue;
 		ips[i].activation = u->st_act[i];
+		ips[i].pc = u->st_act[i] || !u->st_pcs[i] ? u->st_pcs[i] :
+			    u->st_pcs[i] + 1;
 	}
 	u->stitched = true;
 	u->last_stop = c.stop;
