@@ -64,8 +64,6 @@ struct pd_unwind_rewriter {
 	bool act[PD_UW_MAX_STACK];
 };
 
-/* stitching steps for one chain at most */
-#define MAX_STITCH_STEPS	16
 
 static const char *const stop_names[PD_UNWIND_STOP__NR] = {
 	[PD_UNWIND_STOP_NONE] = "nothing to unwind",
@@ -206,20 +204,13 @@ static int stitch(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
 		.max = rw->o.max_stack, .stop = res->stop,
 	};
 	int32_t pid = (int32_t)smp->pid, tid = (int32_t)smp->tid;
-	int steps;
 
 	if (res->nr <= 0 || !smp->user_regs.abi)
 		return 0;
 	memcpy(rw->pcs, res->ips, (size_t)res->nr * sizeof(*rw->pcs));
 	memcpy(rw->sps, res->sps, (size_t)res->nr * sizeof(*rw->sps));
 	memcpy(rw->act, res->act, (size_t)res->nr * sizeof(*rw->act));
-	for (steps = 0; steps < MAX_STITCH_STEPS; steps++) {
-		if (!pd__uw_stitch_before(rw->stitch, pid, tid, &c) &&
-		    !(rw->window &&
-		      pd__uw_window_stitch(rw->window, pid, tid, &c)))
-			break;
-	}
-	if (steps) {
+	if (pd__uw_window_stitch_all(rw->stitch, rw->window, pid, tid, &c)) {
 		rw->sum.stitched++;
 		us->nr = c.n;
 		us->stop = c.stop;

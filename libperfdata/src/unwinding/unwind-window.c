@@ -31,6 +31,7 @@
 #define AHEAD		512	/* samples read ahead of the rewriter */
 #define CAP		4096	/* entries: samples and records between */
 #define MAX_MAPS	16	/* maps looked through for one stitch */
+#define MAX_STEPS	16	/* stitching steps for one chain at most */
 
 enum entry_kind {
 	E_SAMPLE = 1,
@@ -64,15 +65,6 @@ struct pd__uw_window {
 /* The rewriter's reader and unwinder say it all: this one keeps quiet. */
 static void quiet(enum pd_log_level level, const char *msg, void *ctx)
 {
-}
-
-static bool rewritable(const struct pd_event *ev)
-{
-	uint64_t need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
-
-	return ev->type == PD_RECORD_SAMPLE && ev->evsel &&
-	       (ev->evsel->attr.sample_type & need) == need &&
-	       pd_unwinder__wants(ev);
 }
 
 void pd__uw_window_stop(struct pd__uw_window *w)
@@ -223,7 +215,7 @@ static void fill(struct pd__uw_window *w)
 		}
 		if (ev->type != PD_RECORD_SAMPLE)
 			err = other(w, ev);
-		else if (rewritable(ev))
+		else if (pd__uw_rewritable(ev))
 			err = sample(w, ev);
 		else
 			err = 0;
@@ -336,4 +328,16 @@ int pd__uw_window_stitch(struct pd__uw_window *w, int32_t pid, int32_t tid,
 		}
 	}
 	return 0;
+}
+
+int pd__uw_window_stitch_all(struct pd__uw_stitch *st, struct pd__uw_window *w,
+			     int32_t pid, int32_t tid, struct pd__uw_chain *c)
+{
+	int steps;
+
+	for (steps = 0; steps < MAX_STEPS; steps++)
+		if (!pd__uw_stitch_before(st, pid, tid, c) &&
+		    !(w && pd__uw_window_stitch(w, pid, tid, c)))
+			break;
+	return steps;
 }

@@ -55,4 +55,12 @@ bool pd__uw_window_sample(struct pd__uw_window *w, const struct pd_event *ev,
 int pd__uw_window_stitch(struct pd__uw_window *w, int32_t pid, int32_t tid,
 			 struct pd__uw_chain *c);
 
+/*
+ * Chain c of the last sample given (w may be NULL: earlier chains only)
+ * stitched from the thread's earlier chains in st, else from its later
+ * ones in w, step after step: the number of steps taken (0: as it was).
+ */
+int pd__uw_window_stitch_all(struct pd__uw_stitch *st, struct pd__uw_window *w,
+			     int32_t pid, int32_t tid, struct pd__uw_chain *c);
+
 #endif /* PD_UNWIND_WINDOW_H */

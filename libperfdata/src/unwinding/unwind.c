@@ -208,10 +208,7 @@ static int stitch(struct pd_unwinder *u, const struct pd_event *ev,
 		pd__uw_window_stop(u->window);
 		u->window = NULL;
 	}
-	for (steps = 0; steps < 16; steps++)
-		if (!pd__uw_stitch_before(u->stitch, pid, tid, &c) &&
-		    !(u->window && pd__uw_window_stitch(u->window, pid, tid, &c)))
-			break;
+	steps = pd__uw_window_stitch_all(u->stitch, u->window, pid, tid, &c);
 	err = pd__uw_stitch_keep(u->stitch, pid, tid, &c);
 	if (err)
 		return err;
