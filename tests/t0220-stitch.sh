@@ -120,6 +120,18 @@ check "pd-convert --to=script --stitch gives more frames than without" \
 check "pd-diff --stitch of the cut file and its stitched unwinding: no change" \
 	sh -c "[ -s '$tmp/diff.out' ] && ! awk '\$(NF-1) != \$NF' '$tmp/diff.out' | grep -q ."
 
+# from a pipe: earlier chains only (no second reading), nothing wrong
+"$U" -q --stitch - -o "$tmp/pipe.uw" <"$tmp/cut.data"
+chains "$tmp/pipe.uw" >"$tmp/pipe.c"
+set -- $(compare "$tmp/full.c" "$tmp/cut.c" "$tmp/pipe.c")
+echo "# the same from a pipe: $3 of $2 whole again, $4 wrong"
+check "pd-unwind --stitch from a pipe: no stitched chain with a wrong frame ($4)" \
+	[ "$1" -gt 0 ] && [ "$4" -eq 0 ]
+# nothing cut, nothing stitched: the output as without --stitch
+"$U" -q "$TD/dwarf.data" -o "$tmp/plain.uw" &&
+	"$U" -q --stitch "$TD/dwarf.data" -o "$tmp/plain-st.uw"
+check "testdata/dwarf.data, with nothing cut: --stitch changes no byte" \
+	cmp -s "$tmp/plain.uw" "$tmp/plain-st.uw"
 # without --stitch nothing changes
 "$U" -q "$tmp/cut.data" -o "$tmp/cut2.uw"
 check "without --stitch, pd-unwind's output is as before" cmp -s "$tmp/cut.uw" "$tmp/cut2.uw"
