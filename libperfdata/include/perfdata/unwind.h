@@ -127,12 +127,6 @@ int pd_unwinder__user_stack(struct pd_unwinder *u, struct pd_thread *t,
  */
 void pd_unwinder__event(struct pd_unwinder *u, const struct pd_event *ev);
 
-/*
- * Whether the last pd_unwinder__user_stack() chain was stitched
- * (opts.stitch): completed beyond the stack copy's end.
- */
-bool pd_unwinder__stitched(const struct pd_unwinder *u);
-
 /* Why the last pd_unwinder__user_stack() chain ended. */
 enum pd_unwind_stop {
 	PD_UNWIND_STOP_NONE,	/* nothing to unwind (no registers) */

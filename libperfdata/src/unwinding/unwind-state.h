@@ -329,13 +329,11 @@ struct pd_unwinder {
 	int nr_rs_ops;
 	/*
 	 * Stitching (opts.stitch, unwind.c): its memory, made with the
-	 * first stack, the chain it works on (max_stack frames), and
-	 * whether the last chain was stitched
+	 * first stack, and the chain it works on (max_stack frames)
 	 */
 	struct pd__uw_stitch *stitch;
 	uint64_t *st_pcs;
 	bool *st_act;
-	bool stitched;
 	/* the samples after the one unwound (unwind-window.c), for
 	 * stitching from later chains: NULL for a pipe */
 	struct pd__uw_window *window;

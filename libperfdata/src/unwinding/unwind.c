@@ -135,11 +135,6 @@ PD_EXPORT void pd_unwinder__event(struct pd_unwinder *u,
 		pd__uw_stitch_event(u->stitch, ev);
 }
 
-PD_EXPORT bool pd_unwinder__stitched(const struct pd_unwinder *u)
-{
-	return u->stitched;
-}
-
 /*
  * A frame as a callchain entry (unwind-unit.c), the form the chains of
  * the window have: what perf prints, a caller's return address less
@@ -223,7 +218,6 @@ static int stitch(struct pd_unwinder *u, const struct pd_event *ev,
 		ips[i].pc = u->st_act[i] || !u->st_pcs[i] ? u->st_pcs[i] :
 			    u->st_pcs[i] + 1;
 	}
-	u->stitched = true;
 	u->last_stop = c.stop;
 	/* the file the original chain ended for is not where it ends */
 	u->last_dso = NULL;
@@ -253,7 +247,6 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 	struct uw_start st;
 	int ret, n = 0;
 
-	u->stitched = false;
 	ret = pd__unwinder_check(u, t, ev, max, &st);
 	if (ret <= 0)
 		return ret;
