@@ -41,6 +41,9 @@ compare() {
 	END { printf "%d %d %d %d\n", n, short, whole, wrong }'
 }
 
+"$C" --stitch "$TD/dwarf.data" -o "$tmp/x.data" 2>/dev/null
+check "pd-convert --stitch without --to or --shim=unwind: bad usage (2)" [ $? -eq 2 ]
+
 # testdata's DWARF recordings cut smaller: the frames of the whole copy
 # known from the file itself
 for fs in dwarf:512 inl-dwarf:384 fp-dwarf:512 threads-dwarf:128; do

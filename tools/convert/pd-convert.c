@@ -427,6 +427,9 @@ static int run(struct pd_cli_main *m)
 		c->co.mode = output ? target_cli__mode(output) : PD_MODE_FILE;
 	cli_write__stdout_mode(&c->co, output);
 
+	if (c->uo.stitch && !((c->co.shims_add & ~c->co.shims_remove) &
+			      (1ULL << PD_SHIM_UNWIND)))
+		pd_usage_error("--stitch goes with --to or --shim=unwind");
 	/* unwinding follows the session in time order, as perf does */
 	if ((c->co.shims_add & ~c->co.shims_remove) &
 	    (1ULL << PD_SHIM_UNWIND)) {
