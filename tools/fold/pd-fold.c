@@ -6,10 +6,13 @@
  *   pd-fold [OPTIONS] [FILE|-]                  perf.data (default perf.data)
  *   pd-fold --input=script [OPTIONS] [FILE|-]   perf script text (default stdin)
  *   pd-fold --merge [FILE...]                   sum folded files
+ *   pd-fold --symbolize [FILE...]               name --raw frames
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/cli.h"
 #include "common/progress.h"
@@ -19,6 +22,9 @@
 #include "fold-data.h"
 #include "fold-inline.h"
 #include "fold-script.h"
+#include "fold-sort.h"
+#include "fold-symbolize.h"
+#include "fold-table.h"
 #include "flame/flame-cli.h"
 #include "flame/flame-out.h"
 
@@ -27,6 +33,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: %s [OPTIONS] [FILE|-]\n"
 "       %s --merge [FILE|-]...\n"
+"       %s --symbolize [FILE|-]...\n"
 "Fold the callchains of a perf.data file (or of 'perf script' text) into\n"
 "one line per distinct stack, \"comm;root;...;leaf COUNT\", sorted, for\n"
 "flamegraph.pl; the output of 'perf script | stackcollapse-perf.pl'.\n"
@@ -39,6 +46,22 @@ static void usage(FILE *f)
 "                         (perf script text)\n"
 "  -o, --output=FILE      write to FILE ('-': standard output, the default)\n"
 "      --merge            add up folded files (FILE... or standard input)\n"
+"                         in one pass with bounded memory: sorted files\n"
+"                         are merged as they are, others sorted once\n"
+"  -S, --buffer-size=SIZE --merge, --symbolize: stacks held in memory\n"
+"                         before they go to a temporary file in $TMPDIR\n"
+"                         (bytes, or with K, M, G; default 16M)\n"
+"      --raw              user frames as BUILDID+0xOFFSET@PATH (PATH+0xOFFSET\n"
+"                         without a build id), reading no symbol table or\n"
+"                         debug info: named later by --symbolize;\n"
+"                         kernel frames are named here\n"
+"      --symbolize        name the raw frames of folded files (FILE... or\n"
+"                         standard input) from the build-id cache,\n"
+"                         --archive, --symfs, --root, the files at their\n"
+"                         paths and debuginfod, and add up the lines that\n"
+"                         become equal; give it --raw's folding options\n"
+"      --archive=FILE     --symbolize: a profile archive (pd-convert\n"
+"                         --to=archive) whose files name frames too\n"
 "      --chronological    the stacks in sample (time) order, consecutive\n"
 "                         samples with the same stack merged, not sorted:\n"
 "                         for pd-flame --flamechart\n"
@@ -94,12 +117,13 @@ static void usage(FILE *f)
 "  -h, --help             this help\n"
 "\n"
 "Exit status: 0 success, 1 unreadable or corrupt input, 2 bad usage.\n",
-		pd_prog, pd_prog);
+		pd_prog, pd_prog, pd_prog);
 }
 
 enum {
 	OPT_INPUT = 256, OPT_MERGE, OPT_CONTEXT, OPT_FILTER, OPT_FILTER_MARK,
-	OPT_OFF_CPU, OPT_SCRIPT, OPT_CHRONOLOGICAL, OPT_SVG,
+	OPT_OFF_CPU, OPT_SCRIPT, OPT_CHRONOLOGICAL, OPT_SVG, OPT_RAW,
+	OPT_SYMBOLIZE, OPT_ARCHIVE,
 };
 
 static const struct option longopts[] = {
@@ -113,6 +137,10 @@ static const struct option longopts[] = {
 	{ "script", no_argument, NULL, OPT_SCRIPT },
 	{ "chronological", no_argument, NULL, OPT_CHRONOLOGICAL },
 	{ "svg", no_argument, NULL, OPT_SVG },
+	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "symbolize", no_argument, NULL, OPT_SYMBOLIZE },
+	{ "archive", required_argument, NULL, OPT_ARCHIVE },
+	{ "buffer-size", required_argument, NULL, 'S' },
 	FOLD_CLI_LONGOPTS,
 	FLAME_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -122,8 +150,34 @@ struct cli {
 	struct fold_opts fo;
 	struct fold_data_opts data;
 	struct flame_cli flame;
-	bool script, merge, print_script, svg;
+	bool script, merge, print_script, svg, symbolize;
+	const char *archive;	/* --archive */
+	size_t buffer_size;	/* -S */
 };
+
+/* -S SIZE: bytes, or with a K, M or G suffix, as sort(1) takes it */
+static size_t parse_size(const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end == arg || errno || *arg == '-')
+		goto bad;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (*end || !v || v > (1ULL << 40))
+		goto bad;
+	return (size_t)v;
+bad:
+	pd_usage_error("--buffer-size takes a size (4096, 64K, 16M, 1G), not '%s'",
+		       arg);
+	return 0;
+}
 
 static void parse_filter(struct fold_opts *fo, const char *arg)
 {
@@ -158,9 +212,22 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		m->default_input = c->script ? "-" : "perf.data";
 		break;
 	case OPT_MERGE:
-		c->merge = true;
+	case OPT_SYMBOLIZE:
+		if (opt == OPT_MERGE)
+			c->merge = true;
+		else
+			c->symbolize = true;
 		m->takes = PD_CLI_INPUTS;
-		m->extra_arg = "--merge: the files as arguments or one -i FILE, not both";
+		m->extra_arg = "--merge, --symbolize: the files as arguments or one -i FILE, not both";
+		break;
+	case OPT_RAW:
+		c->data.raw = true;
+		break;
+	case OPT_ARCHIVE:
+		c->archive = arg;
+		break;
+	case 'S':
+		c->buffer_size = parse_size(arg);
 		break;
 	case OPT_FILTER:
 		parse_filter(fo, arg);
@@ -187,40 +254,112 @@ static void close_input(FILE *in)
 		fclose(in);
 }
 
-/* --merge: every folded line of every file into the table. */
-static int merge_one(struct folder *f, const char *path)
+static int sort_line(void *ctx, const char *key, size_t len, uint64_t count)
 {
-	unsigned long lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = PD_EXIT_OK;
+	return fold_sort__add(ctx, key, len, count);
+}
+
+/* Whether a file's stacks are in pd-fold's order: stops at the first
+ * that is not (1). */
+struct order_check {
+	char *prev;
+	size_t len, cap;
+	bool started;
+};
+
+static int check_line(void *ctx, const char *key, size_t len, uint64_t count)
+{
+	struct order_check *o = ctx;
+
+	(void)count;
+	if (o->started && fold_key_cmp(o->prev, o->len, key, len) > 0)
+		return 1;
+	if (len > o->cap) {
+		char *p = realloc(o->prev, len);
+
+		if (!p) {
+			pd_err("%s", strerror(ENOMEM));
+			return -ENOMEM;
+		}
+		o->prev = p;
+		o->cap = len;
+	}
+	memcpy(o->prev, key, len);
+	o->len = len;
+	o->started = true;
+	return 0;
+}
+
+/*
+ * --merge: one input into the sort. A regular file in pd-fold's order
+ * (pd-fold's output is) is merged in place, read once more then; any
+ * other is added line by line, sorted with the rest.
+ */
+static int merge_one(struct fold_sort *sort, const char *path)
+{
+	struct order_check chk = { NULL, 0, 0, false };
+	struct stat st;
 	FILE *in = open_input(path);
-	struct pd_text_progress *prog;
+	int ret;
 
 	if (!in)
 		return PD_EXIT_DATA;
-	prog = pd_progress_text(in, !strcmp(path, "-") ? "<stdin>" : path);
-	while ((n = getline(&line, &cap, in)) >= 0) {
-		lineno++;
-		pd_progress_text__read(prog, n);
-		if (n == 0 || line[0] == '\n')
-			continue;
-		if (!folder__add_folded(f, line, n)) {
-			pd_err("%s:%lu: not a folded stack line (\"STACK COUNT\")",
-			       path, lineno);
-			ret = PD_EXIT_DATA;
-			break;
-		}
+	if (in == stdin || fstat(fileno(in), &st) || !S_ISREG(st.st_mode)) {
+		ret = fold_read_lines(in, in == stdin ? "<stdin>" : path,
+				      sort_line, sort);
+		goto out;
 	}
-	pd_progress_text__done(prog);
-	if (ret == PD_EXIT_OK && ferror(in)) {
-		pd_err("%s: read error: %s", path, strerror(errno));
-		ret = PD_EXIT_DATA;
+	ret = fold_read_lines(in, path, check_line, &chk);
+	if (!ret) {
+		ret = fold_sort__add_sorted(sort, path);
+	} else if (ret == 1) {
+		rewind(in);
+		ret = fold_read_lines(in, path, sort_line, sort);
 	}
-	free(line);
+out:
+	free(chk.prev);
 	close_input(in);
-	return ret;
+	return ret ? PD_EXIT_DATA : PD_EXIT_OK;
+}
+
+static int symbolize_one(struct fold_symbolize *sy, const char *path)
+{
+	FILE *in = open_input(path);
+	int ret;
+
+	if (!in)
+		return PD_EXIT_DATA;
+	ret = fold_symbolize__file(sy, in, in == stdin ? "<stdin>" : path);
+	close_input(in);
+	return ret ? PD_EXIT_DATA : PD_EXIT_OK;
+}
+
+/* The inputs of --merge or --symbolize (FILE..., one -i FILE, or "-"). */
+static int each_input(const struct pd_cli_main *m,
+		      int (*fn)(void *arg, const char *path), void *arg)
+{
+	int i, ret;
+
+	if (m->input)
+		return fn(arg, m->input);
+	if (!m->nr_args)
+		return fn(arg, "-");
+	for (i = 0; i < m->nr_args; i++) {
+		ret = fn(arg, m->args[i]);
+		if (ret)
+			return ret;
+	}
+	return PD_EXIT_OK;
+}
+
+static int merge_input(void *arg, const char *path)
+{
+	return merge_one(arg, path);
+}
+
+static int symbolize_input(void *arg, const char *path)
+{
+	return symbolize_one(arg, path);
 }
 
 static int fold_input(const struct pd_cli_main *m, struct folder *f)
@@ -228,20 +367,8 @@ static int fold_input(const struct pd_cli_main *m, struct folder *f)
 	struct cli *c = m->tool;
 	const char *path = m->input;
 	FILE *in;
-	int i, ret;
+	int ret;
 
-	if (c->merge) {
-		if (m->input)
-			return merge_one(f, m->input);
-		if (!m->nr_args)
-			return merge_one(f, "-");
-		for (i = 0; i < m->nr_args; i++) {
-			ret = merge_one(f, m->args[i]);
-			if (ret)
-				return ret;
-		}
-		return PD_EXIT_OK;
-	}
 	if (!c->script)
 		return fold_perf_data(path, &c->data, f);
 	in = open_input(path);
@@ -252,28 +379,61 @@ static int fold_input(const struct pd_cli_main *m, struct folder *f)
 	return ret;
 }
 
-/* The output is opened last, so that a failed run leaves no file. */
-static int write_output(struct folder *f, const char *path)
+/*
+ * The output: written to a temporary file beside path, renamed over it
+ * when complete, so that a failed run leaves no file and a reader never
+ * sees half of one.
+ */
+static int write_output(int (*write)(FILE *out, void *arg), void *arg,
+			const char *path)
 {
-	const char *name = path && strcmp(path, "-") ? path : "<stdout>";
-	FILE *out = stdout;
-	int err;
+	char *tmp = NULL;
+	mode_t mask;
+	FILE *out;
+	int fd, ret;
 
-	if (path && strcmp(path, "-")) {
-		out = fopen(path, "w");
-		if (!out) {
-			pd_err("%s: %s", path, strerror(errno));
-			return PD_EXIT_DATA;
+	if (!path || !strcmp(path, "-")) {
+		ret = write(stdout, arg);
+		if (ret) {
+			fflush(stdout);
+			return ret;
 		}
+		return pd_cli_close_output(stdout, "<stdout>");
 	}
-	err = folder__write(f, out);
-	if (err == -ENOMEM) {
-		pd_err("out of memory");
-		fclose(out);
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+		pd_err("%s", strerror(ENOMEM));
 		return PD_EXIT_DATA;
 	}
-	/* write errors surface here, with the stream's errno */
-	return pd_cli_close_output(out, name);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		pd_err("%s: %s", path, strerror(errno));
+		free(tmp);
+		return PD_EXIT_DATA;
+	}
+	/* mkstemp makes it 0600: as a file created the usual way instead */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	out = fdopen(fd, "w");
+	if (!out) {
+		pd_err("%s: %s", path, strerror(errno));
+		close(fd);
+		ret = PD_EXIT_DATA;
+	} else {
+		ret = write(out, arg);
+		if (ret)
+			fclose(out);
+		else
+			ret = pd_cli_close_output(out, path);
+	}
+	if (!ret && rename(tmp, path)) {
+		pd_err("%s: %s", path, strerror(errno));
+		ret = PD_EXIT_DATA;
+	}
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
 }
 
 static int write_folded(FILE *out, void *arg)
@@ -285,15 +445,99 @@ static int write_folded(FILE *out, void *arg)
 	return PD_EXIT_OK;
 }
 
+static int write_sorted(FILE *out, void *arg)
+{
+	return fold_sort__write(arg, out) ? PD_EXIT_DATA : PD_EXIT_OK;
+}
+
 /* --svg: the folded stacks drawn in-process, as pd-flame draws them */
-static int write_svg(struct cli *c, struct folder *f, const char *output)
+static int write_svg(struct cli *c, int (*write)(FILE *out, void *arg),
+		     void *arg, const char *output)
 {
 	struct flame_opts o = c->flame.o;
 
 	/* stacks in time order make a flame chart */
 	if (c->fo.chronological)
 		o.flamechart = true;
-	return flame_out__draw(&o, write_folded, f, output);
+	return flame_out__draw(&o, write, arg, output);
+}
+
+static int sort_sink(void *ctx, const char *key, size_t len, uint64_t count)
+{
+	return fold_sort__add(ctx, key, len, count);
+}
+
+/*
+ * --merge and --symbolize: every stack through a fold_sort, added up
+ * with bounded memory; --symbolize names them first, with a folder
+ * whose stacks go to the sort.
+ */
+static int run_merge(struct pd_cli_main *m)
+{
+	struct cli *c = m->tool;
+	struct fold_symbolize *sy = NULL;
+	struct folder *f = NULL;
+	struct fold_sort *sort;
+	int ret = PD_EXIT_DATA;
+
+	sort = fold_sort__new(c->buffer_size);
+	if (!sort) {
+		pd_err("%s", strerror(ENOMEM));
+		return PD_EXIT_DATA;
+	}
+	if (c->merge) {
+		ret = each_input(m, merge_input, sort);
+		goto write;
+	}
+	/* a line's count is its weight; the host chose which samples */
+	c->fo.weight = FOLD_WEIGHT_PERIOD;
+	c->fo.sink = sort_sink;
+	c->fo.sink_ctx = sort;
+	f = folder__new(&c->fo);
+	if (!f) {
+		if (errno == ENOMEM)
+			pd_err("out of memory");
+		else
+			ret = PD_EXIT_USAGE;
+		goto out;
+	}
+	sy = fold_symbolize__new(f, &c->data, c->archive);
+	if (!sy)
+		goto out;
+	ret = each_input(m, symbolize_input, sy);
+	if (!ret && folder__write(f, NULL)) {
+		pd_err("out of memory");
+		ret = PD_EXIT_DATA;
+	}
+write:
+	if (!ret)
+		ret = c->svg ? write_svg(c, write_sorted, sort, m->output) :
+		      write_output(write_sorted, sort, m->output);
+out:
+	fold_symbolize__free(sy);
+	folder__free(f);
+	fold_sort__free(sort);
+	return ret;
+}
+
+/* What --raw, --merge and --symbolize do not go with. */
+static void check_modes(const struct cli *c)
+{
+	if (c->merge && c->symbolize)
+		pd_usage_error("--merge adds up folded files, --symbolize names raw ones (and adds them up): one of them");
+	if ((c->merge || c->symbolize) &&
+	    (c->script || c->print_script || c->fo.chronological ||
+	     c->data.off_cpu || c->data.raw))
+		pd_usage_error("--%s reads folded files: not with --input=script, --script, --chronological, --off-cpu or --raw",
+			       c->merge ? "merge" : "symbolize");
+	if (c->archive && !c->symbolize)
+		pd_usage_error("--archive gives --symbolize files (a perf.data input names its archive itself)");
+	if (c->buffer_size && !c->merge && !c->symbolize)
+		pd_usage_error("--buffer-size is --merge's and --symbolize's");
+	if (c->data.raw &&
+	    (c->script || c->print_script || c->data.off_cpu || c->svg ||
+	     c->fo.inline_frames || c->fo.filter_allow || c->fo.filter_deny))
+		pd_usage_error("--raw folds perf.data for --symbolize, which names the frames: not with --input=script, --script, --off-cpu, --svg, --inline or --filter (give those to --symbolize)");
 }
 
 /* --script: the perf script text the data input folds, as it goes. */
@@ -334,12 +578,18 @@ static int run(struct pd_cli_main *m)
 		pd_usage_error("--svg draws folded stacks, --script prints samples: one of them");
 	if (c->fo.context && !c->fo.inline_frames)
 		pd_usage_error("--context needs --inline");
+	check_modes(c);
 	if (c->fo.inline_frames) {
 		c->fo.inliner = fold_inline__new(c->data.symfs, c->data.no_debuginfod);
 		if (!c->fo.inliner) {
 			pd_err("--inline: %s", strerror(errno));
 			return PD_EXIT_DATA;
 		}
+	}
+	if (c->merge || c->symbolize) {
+		ret = run_merge(m);
+		fold_inline__free(c->fo.inliner);
+		return ret;
 	}
 	f = folder__new(&c->fo);
 	if (!f) {
@@ -353,14 +603,14 @@ static int run(struct pd_cli_main *m)
 		return PD_EXIT_USAGE;
 	}
 	if (c->print_script) {
-		if (c->script || c->merge)
-			pd_usage_error("--script prints perf.data samples (not with --input=script or --merge)");
+		if (c->script)
+			pd_usage_error("--script prints perf.data samples (not with --input=script)");
 		ret = print_script(m, f);
 	} else {
 		ret = fold_input(m, f);
 		if (ret == PD_EXIT_OK)
-			ret = c->svg ? write_svg(c, f, m->output) :
-			      write_output(f, m->output);
+			ret = c->svg ? write_svg(c, write_folded, f, m->output) :
+			      write_output(write_folded, f, m->output);
 	}
 	folder__free(f);
 	fold_inline__free(c->fo.inliner);
@@ -380,7 +630,8 @@ int main(int argc, char **argv)
 	};
 	struct pd_cli_main m = {
 		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
-		.longopts = longopts, .bools = bools, .option = option,
+		.longopts = longopts, .shortopts = "S:", .bools = bools,
+		.option = option,
 		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_NOT_INPUT |
 			 PD_CLI_VERBOSE,
 		.default_input = "perf.data",
