@@ -928,6 +928,16 @@ void folder__folded_frame(struct folder *f, const char *name, size_t len,
 	f->last_cut = false;
 }
 
+void folder__next_input(struct folder *f)
+{
+	if (!f->event_defaulted)
+		return;
+	free(f->event);
+	f->event = NULL;
+	f->event_defaulted = false;
+	f->event_warned = false;
+}
+
 const char *folder__event(const struct folder *f, uint64_t *nr_other)
 {
 	*nr_other = f->nr_other_event;

@@ -145,6 +145,13 @@ void folder__folded_frame(struct folder *f, const char *name, size_t len,
 			  bool user);
 
 /*
+ * The next input of several (pd-fold A.data B.data): without
+ * --event-filter, its first event is the one folded in it, as folding
+ * each file alone would choose; the stacks add up with the others'.
+ */
+void folder__next_input(struct folder *f);
+
+/*
  * The event being folded (NULL: none seen yet) and the number of samples
  * of other events left out, so that a caller comparing two inputs (pd-diff)
  * can refuse to mix events.

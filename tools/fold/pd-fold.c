@@ -31,14 +31,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: %s [OPTIONS] [FILE|-]\n"
+"Usage: %s [OPTIONS] [FILE|-]...\n"
 "       %s --merge [FILE|-]...\n"
 "       %s --symbolize [FILE|-]...\n"
 "Fold the callchains of a perf.data file (or of 'perf script' text) into\n"
 "one line per distinct stack, \"comm;root;...;leaf COUNT\", sorted, for\n"
 "flamegraph.pl; the output of 'perf script | stackcollapse-perf.pl'.\n"
 "FILE defaults to perf.data (standard input with --input=script); '-'\n"
-"reads standard input.\n"
+"reads standard input. Several perf.data files fold together: their\n"
+"stacks add up, each file's first event chosen in it.\n"
 "\n"
 "Input and output:\n"
 "  -i FILE                the input file (same as the FILE argument)\n"
@@ -212,13 +213,10 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		m->default_input = c->script ? "-" : "perf.data";
 		break;
 	case OPT_MERGE:
+		c->merge = true;
+		break;
 	case OPT_SYMBOLIZE:
-		if (opt == OPT_MERGE)
-			c->merge = true;
-		else
-			c->symbolize = true;
-		m->takes = PD_CLI_INPUTS;
-		m->extra_arg = "--merge, --symbolize: the files as arguments or one -i FILE, not both";
+		c->symbolize = true;
 		break;
 	case OPT_RAW:
 		c->data.raw = true;
@@ -369,6 +367,18 @@ static int fold_input(const struct pd_cli_main *m, struct folder *f)
 	FILE *in;
 	int ret;
 
+	int i;
+
+	if (!c->script && m->nr_args > 1) {
+		/* several recordings: their stacks add up in one table */
+		for (i = 0; i < m->nr_args; i++) {
+			folder__next_input(f);
+			ret = fold_perf_data(m->args[i], &c->data, f);
+			if (ret)
+				return ret;
+		}
+		return PD_EXIT_OK;
+	}
 	if (!c->script)
 		return fold_perf_data(path, &c->data, f);
 	in = open_input(path);
@@ -571,6 +581,14 @@ static int run(struct pd_cli_main *m)
 	struct folder *f;
 	int ret;
 
+	/* one input: as -i FILE names it, or the default */
+	if (!m->input && m->nr_args == 1)
+		m->input = m->args[0];
+	if (!m->input && !m->nr_args && !c->merge && !c->symbolize)
+		m->input = m->default_input;
+	if (m->nr_args > 1 && !c->merge && !c->symbolize &&
+	    (c->script || c->print_script))
+		pd_usage_error("several inputs are perf.data files to fold together (not with --input=script or --script)");
 	if (c->flame.first && !c->svg)
 		pd_usage_error("--%s is an option of the flame graph: it needs --svg",
 			       c->flame.first);
@@ -634,8 +652,9 @@ int main(int argc, char **argv)
 		.option = option,
 		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_NOT_INPUT |
 			 PD_CLI_VERBOSE,
+		.takes = PD_CLI_INPUTS,
 		.default_input = "perf.data",
-		.extra_arg = "one input file only (or --merge FILE...)",
+		.extra_arg = "the files as arguments or one -i FILE, not both",
 	};
 
 	flame_cli__init(&c.flame);
