@@ -930,6 +930,24 @@ void folder__folded_frame(struct folder *f, const char *name, size_t len,
 
 void folder__next_input(struct folder *f)
 {
+	/*
+	 * The memos know frames and comms by the addresses of the last
+	 * input's symbols and strings, which its session freed: they start
+	 * over (the table of stacks stays)
+	 */
+	f->pname_comm = NULL;
+	if (f->memo) {
+		fold_memo__free(f->memo);
+		f->memo = fold_memo__new();
+		if (!f->memo)
+			f->failed = true;
+	}
+	if (f->stack_memo) {
+		htab__free(f->stack_memo);
+		f->stack_memo = htab__new(sizeof(uint64_t *), 4096, 75);
+		if (!f->stack_memo)
+			f->failed = true;
+	}
 	if (!f->event_defaulted)
 		return;
 	free(f->event);
