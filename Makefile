@@ -94,6 +94,7 @@ test-flame-num_TESTS := flame
 test-htab_TESTS := common
 fuzz-flame_TESTS := flame
 fuzz-script_TESTS := fold
+test-fold-raw_TESTS := fold
 folder_objs = $(if $(filter-out common,$(1)),$(call mods,$(1)) $(foreach u,$($(1)_USES),$(call mods,$(u)))) $(if $(1),$(COMMON_OBJS))
 tested_objs = $(call folder_objs,$($(1)_TESTS))
 TOOL_BINS   := $(TOOLS:%=$(B)/bin/%)
