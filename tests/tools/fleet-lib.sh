@@ -56,3 +56,26 @@ with open(sys.argv[1], "wb") as out:
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 sys.exit(rc)' "$_out" "$@"
 }
+
+# fleet_need CMD PACKAGE: whether CMD is here; else a skip naming the
+# Debian package that has it.
+fleet_need() {
+	command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] && return 0
+	skip "no $1 (apt-get install $2)"
+	return 1
+}
+
+# fleet_port: a free TCP port on 127.0.0.1 into $port, none that an
+# earlier call gave (call it without a subshell)
+fleet_port() {
+	port=${port:-$((20000 + $$ % 20000))}
+	while :; do
+		port=$((port + 1))
+		[ "$port" -lt 65000 ] || port=20001
+		if command -v ss >/dev/null 2>&1; then
+			ss -Htln "sport = :$port" 2>/dev/null | grep -q . || break
+		else
+			(echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null || break
+		fi
+	done
+}
