@@ -10,8 +10,8 @@
 . "$PD_TOP/tests/tools/fleet-lib.sh"
 
 FOLD=$PD_BIN/pd-fold
-fleet_need slurmctld slurmctld && fleet_need slurmd slurmd &&
-	fleet_need sbatch slurm-client && fleet_need munged munge || exit 0
+fleet_need slurmctld slurm-wlm && fleet_need slurmd slurm-wlm &&
+	fleet_need sbatch slurm-wlm && fleet_need munged munge || exit 0
 have_perf && testdata_buildid_cache
 
 d=$tmp/slurm
