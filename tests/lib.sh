@@ -301,6 +301,19 @@ testdata_bin() {
 	fi
 }
 
+# refused_files ERRFILE: when pd-fold's messages say it refused files
+# whose device and inode are not the mapped one's (a system-wide recording
+# made in a chroot, as make distro-check's are, sees the host's processes,
+# whose files are others at the same paths: perf names their frames from
+# the chroot's files, pd-fold leaves them unresolved, issue 29), why the
+# folded stacks cannot be perf's, on stdout; else false.
+refused_files() {
+	_rf=$(grep -o 'symbols: [^:]*: [^(]*(another device or inode' "$1" |
+		sed 's/^symbols: \([^:]*\):.*/\1/' | sort -u | head -3 | tr '\n' ' ')
+	[ -n "$_rf" ] || return 1
+	echo "pd-fold refused files that are not the ones mapped (${_rf% }), which perf names frames from"
+}
+
 # pd-record copies the files that got samples into the build-id cache, as
 # perf record does: a test recording with it keeps them in its own
 # ($tmp/buildid-cache, where testdata_buildid_cache puts testdata's

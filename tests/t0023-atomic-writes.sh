@@ -71,6 +71,38 @@ check "/dev/full: one error line" \
 	sh -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'error: ' '$tmp/err'"
 check "/dev/full: input unchanged" [ "$(cksum <"$in")" = "$sum" ]
 
+# A device or FIFO named as the output is written where it is: a file
+# renamed over it would take its place (-o /dev/null made /dev/null a
+# file). A null device of the test's own (mknod, root only), and a FIFO.
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	"$PD_BIN/pd-unwind" -q "$TD/dwarf.data" -o "$tmp/null" 2>"$tmp/err"
+	r1=$?
+	"$PD_BIN/pd-convert" -q --to=script "$in" -o "$tmp/null" 2>>"$tmp/err"
+	r2=$?
+	"$PD_BIN/pd-fold" -q "$TD/fp.data" >"$tmp/fp.folded" 2>/dev/null
+	"$PD_BIN/pd-flame" -q "$tmp/fp.folded" -o "$tmp/null" 2>>"$tmp/err"
+	r3=$?
+	check "-o a null device (pd-unwind, pd-convert --to=script, pd-flame): exit 0, still a character device, nothing beside it ($r1 $r2 $r3)" \
+		sh -c "[ $r1$r2$r3 = 000 ] && [ -c '$tmp/null' ] && [ -z \"\$(ls -A '$tmp' | grep '^\\.null')\" ]"
+else
+	skip "mknod of a null device not permitted here (root only)"
+fi
+mkfifo "$tmp/out.fifo"
+cat "$tmp/out.fifo" >"$tmp/fifo.got" &
+cpid=$!
+"$PD_BIN/pd-convert" -q --to=script "$in" -o "$tmp/out.fifo" 2>"$tmp/err"
+rc=$?
+wait $cpid
+"$PD_BIN/pd-convert" -q --to=script "$in" -o - >"$tmp/fifo.want" 2>/dev/null
+check "-o a FIFO: written through it ($rc), still a FIFO" \
+	sh -c "[ $rc = 0 ] && [ -p '$tmp/out.fifo' ] && [ -s '$tmp/fifo.got' ] && cmp -s '$tmp/fifo.got' '$tmp/fifo.want'"
+(sleep 3; cat "$tmp/out.fifo" >/dev/null) &
+"$PD_BIN/pd-unwind" -q "$TD/dwarf.data" -o "$tmp/out.fifo" 2>"$tmp/err"
+rc=$?
+check "pd-unwind -o a FIFO (a file, not a stream): status 1 ($rc), one error line, still a FIFO" \
+	sh -c "[ $rc = 1 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'regular file' '$tmp/err' && [ -p '$tmp/out.fifo' ]"
+: >"$tmp/out.fifo" 2>/dev/null &
+
 # pd-unwind: the same writer, the same promises.
 din=$TD/dwarf.data
 dsum=$(cksum <"$din")

@@ -164,11 +164,16 @@ live() { # NAME EVENT-OPTIONS...
 			>"$tmp/ps" 2>/dev/null </dev/null
 		for o in "" "--all --tid"; do
 			fold_text $o "$tmp/ps" >"$tmp/want"
-			"$FOLD" -q $sf --kallsyms="$tmp/ks/kallsyms" $o \
-				"$tmp/$lname.data" >"$tmp/got" 2>/dev/null
+			"$FOLD" $sf --kallsyms="$tmp/ks/kallsyms" $o \
+				"$tmp/$lname.data" >"$tmp/got" 2>"$tmp/fold.err"
 			what="live $lname $sf $o: pd-fold folds as $folder ($(wc -l <"$tmp/want") stacks)"
 			if [ -z "$sf" ] && [ "$mods" -gt 0 ] && ! cmp -s "$tmp/want" "$tmp/got"; then
 				skip "$what: $mods frames in modules that perf names from their .ko files, not read by pd-fold"
+				continue
+			fi
+			if why=$(refused_files "$tmp/fold.err") &&
+			   ! cmp -s "$tmp/want" "$tmp/got"; then
+				skip "$what: $why"
 				continue
 			fi
 			check "$what" cmp -s "$tmp/want" "$tmp/got"

@@ -150,7 +150,9 @@ if have_perf; then
 	check "BUILD_ID table (perf buildid-list): $W/prog is the container's" \
 		test "$(awk -v p="$W/prog" '$2 == p { print $1 }' "$tmp/bids")" = "$cid"
 fi
-"$INFO" --dump "$tmp/c.data" >"$tmp/dump"
+# (in time order: the pid's maps before its exec into the container come
+# from other CPUs' buffers, after the program's ones in the file at times)
+"$INFO" --dump --ordered "$tmp/c.data" >"$tmp/dump"
 "$INFO" "$tmp/c.data" | grep '^# build id : ' >"$tmp/table"
 check "pd-info: the container's id in the MMAP2 and the table, the decoy's nowhere" \
 	test -n "$(grep "build-id $cid .*: $W/prog\$" "$tmp/dump")" -a \
@@ -213,7 +215,9 @@ else
 	rm -rf "$PERF_BUILDID_DIR"
 	"$REC" -q -g -e cpu-clock:u -p "$p" -o "$tmp/p.data" 2>"$tmp/err" &
 	rpid=$!
-	sleep 0.5
+	# (long enough for samples of it after the maps' synthesis, which
+	# takes most of a second under ASan)
+	sleep 2
 	kill -INT $rpid
 	wait $rpid
 	"$INFO" --dump "$tmp/p.data" >"$tmp/dump"

@@ -11,7 +11,6 @@
  * each user stack copy the kernel did not fill (with stack_unread: but
  * for each copy).
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,44 +18,8 @@
 #include <perfdata/reader.h>
 
 #include "reading/reader-state.h"
+#include "recordings.h"
 #include "tap.h"
-
-struct trace {
-	char *buf;
-	size_t len, cap;
-	unsigned long nr_records, nr_stacks;
-};
-
-static void add(struct trace *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (t->len + n + 1 > t->cap) {
-		t->cap = (t->len + n + 1) * 2;
-		t->buf = realloc(t->buf, t->cap);
-		if (!t->buf)
-			abort();
-	}
-	memcpy(t->buf + t->len, s, n + 1);
-	t->len += n;
-}
-
-static void log_fn(enum pd_log_level level, const char *msg, void *ctx)
-{
-	struct trace *t = ctx;
-	char line[700];
-
-	snprintf(line, sizeof(line), "after %lu: log %d %s\n", t->nr_records,
-		 (int)level, msg);
-	add(t, line);
-}
-
-static uint64_t hash(uint64_t h, const uint8_t *p, size_t n)
-{
-	while (n--)
-		h = (h ^ *p++) * 1099511628211ULL;
-	return h;
-}
 
 /*
  * A record's bytes, but for what lies past the filled part of a sample's
@@ -68,20 +31,20 @@ static uint64_t record_hash(const struct pd_event *ev, bool unread,
 {
 	const uint8_t *raw = ev->raw;
 	const struct pd_sample *s = &ev->u.sample;
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = HASH_START;
 	size_t at, end;
 
 	if (ev->type != PD_RECORD_SAMPLE ||
 	    !s->user_stack.size || !s->user_stack.data)
-		return hash(h, raw, ev->size);
+		return hash_bytes(h, raw, ev->size);
 	t->nr_stacks++;
 	at = (const uint8_t *)s->user_stack.data - raw;
 	end = at + s->user_stack.size;
-	h = hash(h, raw, at + (unread ? 0 : s->user_stack.dyn_size));
-	h = hash(h, raw + end, ev->size - end);
-	h = hash(h, (const uint8_t *)&s->ip, sizeof(s->ip));
-	h = hash(h, (const uint8_t *)&s->time, sizeof(s->time));
-	return hash(h, (const uint8_t *)&s->user_stack.dyn_size, 8);
+	h = hash_bytes(h, raw, at + (unread ? 0 : s->user_stack.dyn_size));
+	h = hash_bytes(h, raw + end, ev->size - end);
+	h = hash_bytes(h, (const uint8_t *)&s->ip, sizeof(s->ip));
+	h = hash_bytes(h, (const uint8_t *)&s->time, sizeof(s->time));
+	return hash_bytes(h, (const uint8_t *)&s->user_stack.dyn_size, 8);
 }
 
 /* used: 0 every byte read, 1 stack_used_only, 2 stack_unread */
@@ -165,62 +128,6 @@ static void compare(const char *path, const char *name)
 	pd__order_in_file_min = 4096;
 }
 
-/* path cut to its first size * num / den bytes, in a file of tmp's */
-static bool cut(const char *path, const char *to, int num, int den)
-{
-	FILE *in = fopen(path, "rb"), *out;
-	char *buf;
-	long n;
-
-	if (!in)
-		return false;
-	fseek(in, 0, SEEK_END);
-	n = ftell(in) * num / den;
-	rewind(in);
-	buf = malloc(n ? n : 1);
-	out = fopen(to, "wb");
-	if (!buf || !out || fread(buf, 1, n, in) != (size_t)n ||
-	    fwrite(buf, 1, n, out) != (size_t)n) {
-		free(buf);
-		fclose(in);
-		if (out)
-			fclose(out);
-		return false;
-	}
-	free(buf);
-	fclose(in);
-	return !fclose(out);
-}
-
-static void dir_files(const char *top, const char *sub, const char *tmp)
-{
-	char dir[4096], path[4600], name[600], cutp[4200];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "%s/%s", top, sub);
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (n < 6 || strcmp(de->d_name + n - 5, ".data"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		snprintf(name, sizeof(name), "%s/%s", sub, de->d_name);
-		compare(path, name);
-		snprintf(cutp, sizeof(cutp), "%s/cut.data", tmp);
-		if (cut(path, cutp, 2, 3)) {
-			snprintf(name, sizeof(name), "%s/%s cut short", sub,
-				 de->d_name);
-			compare(cutp, name);
-			unlink(cutp);
-		}
-	}
-	closedir(d);
-}
-
 /*
  * A file cut after the reader queued its samples, before it read them
  * back (another program writing it): an error naming the offset of the
@@ -267,8 +174,8 @@ int main(void)
 		CHECK(false, "a temporary directory");
 		return tap_done();
 	}
-	dir_files(top, "testdata", tmp);
-	dir_files(top, "testdata/newer", tmp);
+	dir_files(top, "testdata", tmp, compare);
+	dir_files(top, "testdata/newer", tmp, compare);
 	changed_under(top, tmp);
 	rmdir(tmp);
 	CHECK(tap_n > 100, "%d readings compared", tap_n);

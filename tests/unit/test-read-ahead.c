@@ -7,54 +7,14 @@
  * (type, misc, size, offsets, flags, bytes), the same end (return value,
  * error message) and the same messages, each after the same record.
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <perfdata/reader.h>
 
+#include "recordings.h"
 #include "tap.h"
-
-/* what a reading gave, as text: a line per record and per message */
-struct trace {
-	char *buf;
-	size_t len, cap;
-	unsigned long nr_records;
-};
-
-static void add(struct trace *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (t->len + n + 1 > t->cap) {
-		t->cap = (t->len + n + 1) * 2;
-		t->buf = realloc(t->buf, t->cap);
-		if (!t->buf)
-			abort();
-	}
-	memcpy(t->buf + t->len, s, n + 1);
-	t->len += n;
-}
-
-static void log_fn(enum pd_log_level level, const char *msg, void *ctx)
-{
-	struct trace *t = ctx;
-	char line[700];
-
-	snprintf(line, sizeof(line), "after %lu: log %d %s\n", t->nr_records,
-		 (int)level, msg);
-	add(t, line);
-}
-
-static uint64_t hash(const uint8_t *p, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (n--)
-		h = (h ^ *p++) * 1099511628211ULL;
-	return h;
-}
 
 static void read_all(const char *path, enum pd_order order, bool strict,
 		     bool ahead, struct trace *t)
@@ -83,7 +43,8 @@ static void read_all(const char *path, enum pd_order order, bool strict,
 			 "%u %u %u %#llx %#llx %u %016llx\n", ev->type,
 			 ev->misc, ev->size, (unsigned long long)ev->offset,
 			 (unsigned long long)ev->inner_offset, ev->flags,
-			 (unsigned long long)hash(ev->raw, ev->size));
+			 (unsigned long long)hash_bytes(HASH_START, ev->raw,
+							ev->size));
 		add(t, line);
 		t->nr_records++;
 	}
@@ -116,62 +77,6 @@ static void compare(const char *path, const char *name)
 	}
 }
 
-/* path cut to its first size * num / den bytes, in a file of tmp's */
-static bool cut(const char *path, const char *to, int num, int den)
-{
-	FILE *in = fopen(path, "rb"), *out;
-	char *buf;
-	long n;
-
-	if (!in)
-		return false;
-	fseek(in, 0, SEEK_END);
-	n = ftell(in) * num / den;
-	rewind(in);
-	buf = malloc(n ? n : 1);
-	out = fopen(to, "wb");
-	if (!buf || !out || fread(buf, 1, n, in) != (size_t)n ||
-	    fwrite(buf, 1, n, out) != (size_t)n) {
-		free(buf);
-		fclose(in);
-		if (out)
-			fclose(out);
-		return false;
-	}
-	free(buf);
-	fclose(in);
-	return !fclose(out);
-}
-
-static void dir_files(const char *top, const char *sub, const char *tmp)
-{
-	char dir[4096], path[4600], name[600], cutp[4200];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "%s/%s", top, sub);
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (n < 6 || strcmp(de->d_name + n - 5, ".data"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		snprintf(name, sizeof(name), "%s/%s", sub, de->d_name);
-		compare(path, name);
-		snprintf(cutp, sizeof(cutp), "%s/cut.data", tmp);
-		if (cut(path, cutp, 2, 3)) {
-			snprintf(name, sizeof(name), "%s/%s cut short", sub,
-				 de->d_name);
-			compare(cutp, name);
-			unlink(cutp);
-		}
-	}
-	closedir(d);
-}
-
 int main(void)
 {
 	const char *top = getenv("PD_TOP");
@@ -183,8 +88,8 @@ int main(void)
 		CHECK(false, "a temporary directory");
 		return tap_done();
 	}
-	dir_files(top, "testdata", tmp);
-	dir_files(top, "testdata/newer", tmp);
+	dir_files(top, "testdata", tmp, compare);
+	dir_files(top, "testdata/newer", tmp, compare);
 	rmdir(tmp);
 	CHECK(tap_n > 100, "%d readings compared", tap_n);
 	return tap_done();

@@ -135,6 +135,13 @@ void pd_cli_add_root(const char *const **roots, const char *dir)
 	*roots = v;
 }
 
+bool pd_cli_output_in_place(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int pd_cli_close_output(FILE *f, const char *name)
 {
 	int err = 0;

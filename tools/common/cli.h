@@ -71,6 +71,12 @@ struct pd_reader *pd_cli_open(const char *path, const struct pd_reader_opts *opt
  * is not an error for a filter). Returns 0 or PD_EXIT_DATA.
  */
 int pd_cli_close_output(FILE *f, const char *name);
+/*
+ * Whether path is written where it is, not through a file renamed over
+ * it: an existing device or FIFO (-o /dev/null), which a rename would
+ * replace with a file.
+ */
+bool pd_cli_output_in_place(const char *path);
 
 /* Refuse to write binary data to a terminal. */
 bool pd_cli_refuse_tty(FILE *f);

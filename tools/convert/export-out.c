@@ -23,6 +23,14 @@ int export_out__open(struct export_out *out, const char *path)
 		return PD_EXIT_OK;
 	}
 	out->name = path;
+	if (pd_cli_output_in_place(path)) {
+		out->f = fopen(path, "w");
+		if (!out->f) {
+			pd_err("%s: %s", path, strerror(errno));
+			return PD_EXIT_DATA;
+		}
+		return PD_EXIT_OK;
+	}
 	/* ".NAME.XXXXXX" next to it, as the library's writer names its own */
 	slash = strrchr(path, '/');
 	if (asprintf(&out->tmp, "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0,

@@ -32,6 +32,14 @@ int flame_out__write(struct flame *fl, const char *path)
 
 	if (!path || !strcmp(path, "-"))
 		return write_to(fl, stdout, "<stdout>", &written);
+	if (pd_cli_output_in_place(path)) {
+		out = fopen(path, "w");
+		if (!out) {
+			pd_err("%s: %s", path, strerror(errno));
+			return PD_EXIT_DATA;
+		}
+		return write_to(fl, out, path, &written);
+	}
 	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
 		pd_err("out of memory");
 		return PD_EXIT_DATA;

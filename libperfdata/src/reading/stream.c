@@ -631,6 +631,16 @@ PD_EXPORT int pd_reader__read_header(struct pd_reader *r)
 	return 0;
 }
 
+/* err, the reader failed (the read-ahead thread's caller sets r->failed) */
+static int failed(struct pd_reader *r, int err)
+{
+	if (r->ahead_stop)
+		r->ahead_failed = true;
+	else
+		r->failed = true;
+	return err;
+}
+
 /*
  * The next record to deliver, not decoded: 1 (*rec, *src), 0 at the end,
  * <0 on error, PD__AHEAD_STOP on the read-ahead thread (stream-ahead.c).
@@ -659,13 +669,8 @@ int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
 		if (r->opts.order == PD_ORDER_TIME) {
 			const struct pd_queued *oq = pd__order_pop(r, &ret);
 
-			if (ret < 0) {
-				if (r->ahead_stop)
-					r->ahead_failed = true;
-				else
-					r->failed = true;
-				return ret;
-			}
+			if (ret < 0)
+				return failed(r, ret);
 			if (oq) {
 				src_of(src, oq);
 				*rec = oq->data;
@@ -673,14 +678,8 @@ int pd__next_raw(struct pd_reader *r, const uint8_t **rec,
 			}
 		}
 		ret = read_raw(r, src);
-		if (ret < 0) {
-			/* the read-ahead thread's caller sets r->failed */
-			if (r->ahead_stop)
-				r->ahead_failed = true;
-			else
-				r->failed = true;
-			return ret;
-		}
+		if (ret < 0)
+			return failed(r, ret);
 		if (ret == PD__AHEAD_STOP)
 			return ret;
 		if (ret == 0) {

@@ -29,6 +29,16 @@ struct pd_maps *pd__maps_new(void)
 	return m;
 }
 
+void pd__maps_clear(struct pd_maps *m)
+{
+	free(m->v);
+	m->v = NULL;
+	m->nr = m->alloc = 0;
+	free(m->rs_cache);
+	m->rs_cache = NULL;
+	touch(m);
+}
+
 struct pd_maps *pd__maps_get(struct pd_maps *m)
 {
 	if (m)

@@ -56,6 +56,7 @@ struct pd_rs_cache {
 
 struct pd_maps {
 	unsigned int refcnt;	/* threads of one process share their maps */
+	unsigned int users;	/* of them the threads (not caches) */
 	/*
 	 * Changes with every change of any maps object (a process-wide
 	 * counter): caches built from the maps (the unwinder's address
@@ -77,6 +78,8 @@ struct pd_maps {
 };
 
 struct pd_maps *pd__maps_new(void);
+/* Every map dropped, and libunwind's cache: a process gone. */
+void pd__maps_clear(struct pd_maps *m);
 struct pd_maps *pd__maps_get(struct pd_maps *m);
 void pd__maps_put(struct pd_maps *m);
 /*

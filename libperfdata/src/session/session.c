@@ -7,7 +7,8 @@
  * - FORK gives the child its parent's name (when the parent has one from
  *   a COMM) and, for a new process, a copy of the parent's maps; threads of
  *   one process share the maps of its leader;
- * - COMM renames (exec included); EXIT changes nothing visible;
+ * - COMM renames (exec included); EXIT changes nothing visible (a
+ *   process's maps go a second later, when no sample can need them);
  * - maps with pid -1 are the kernel's ("[kernel.kallsyms]" and modules);
  *   anonymous executable memory, heap and stack are named
  *   "/tmp/perf-PID.map" and resolve through that file;
@@ -57,6 +58,19 @@ struct bid_entry {		/* file name -> build id */
 	bool kernel;		/* listed with a kernel cpumode */
 };
 
+/*
+ * A process that exited, its maps emptied once the session's time is
+ * EXIT_GRACE_NS past its EXIT (see process_exit())
+ */
+struct exited {
+	struct pd_thread *t;
+	struct pd_maps *maps;	/* a reference: t's maps at its EXIT */
+	uint64_t gen;		/* ... as they were then */
+	uint64_t time;
+};
+
+#define EXIT_GRACE_NS	1000000000ULL
+
 struct pd_session {
 	struct pd_symbolizer *sym;
 	struct pd_logger log;
@@ -90,6 +104,9 @@ struct pd_session {
 	bool prot_unswapped;
 	struct frame_cache *frames;	/* pd_session__resolve()'s answers */
 	struct session_origin *origin;	/* recorded here or not */
+	/* EXITs in time order, a ring */
+	struct exited *exited;
+	size_t exited_head, nr_exited, cap_exited;
 };
 
 /*
@@ -346,6 +363,9 @@ PD_EXPORT void pd_session__free(struct pd_session *s)
 		free(s->threads[i]);
 	}
 	free(s->threads);
+	for (i = 0; i < s->nr_exited; i++)
+		pd__maps_put(s->exited[(s->exited_head + i) % s->cap_exited].maps);
+	free(s->exited);
 	pd__maps_put(s->kmaps);
 	session_jit__free(s->jit);
 	session_origin__free(s->origin);
@@ -370,6 +390,18 @@ static struct pd_thread **thread_slot(struct pd_session *s, int32_t tid)
 static struct pd_thread *thread_find(struct pd_session *s, int32_t tid)
 {
 	return s->cap_threads ? *thread_slot(s, tid) : NULL;
+}
+
+/* t's maps become m, whose reference t takes (NULL: none yet) */
+static void thread_set_maps(struct pd_thread *t, struct pd_maps *m)
+{
+	if (t->maps) {
+		t->maps->users--;
+		pd__maps_put(t->maps);
+	}
+	t->maps = m;
+	if (m)
+		m->users++;
 }
 
 static int thread_table_grow(struct pd_session *s)
@@ -428,8 +460,7 @@ PD_EXPORT struct pd_thread *pd_session__thread(struct pd_session *s,
 
 			if (!m)
 				return NULL;
-			pd__maps_put(t->maps);
-			t->maps = m;
+			thread_set_maps(t, m);
 			t->pid = pid;
 		}
 		return t;
@@ -443,9 +474,9 @@ PD_EXPORT struct pd_thread *pd_session__thread(struct pd_session *s,
 	t->tid = tid;
 	t->comm = default_comm(s, tid);
 	if (pid != -1 && pid != tid)
-		t->maps = leader_maps(s, pid, tid);
+		thread_set_maps(t, leader_maps(s, pid, tid));
 	else
-		t->maps = pd__maps_new();
+		thread_set_maps(t, pd__maps_new());
 	if (!t->comm || !t->maps) {
 		pd__maps_put(t->maps);
 		free(t);
@@ -533,15 +564,14 @@ static int process_fork(struct pd_session *s, const struct pd_event *ev)
 	t = thread_find(s, f->tid);
 	if (t && t != parent) {
 		slot = thread_slot(s, f->tid);
-		pd__maps_put(t->maps);
-		t->maps = NULL;
+		thread_set_maps(t, NULL);
 		t->pid = f->pid;
 		t->comm = default_comm(s, f->tid);
 		t->comm_set = false;
 		if (f->pid != f->tid)
-			t->maps = leader_maps(s, f->pid, f->tid);
+			thread_set_maps(t, leader_maps(s, f->pid, f->tid));
 		else
-			t->maps = pd__maps_new();
+			thread_set_maps(t, pd__maps_new());
 		if (!t->maps || !t->comm) {
 			*slot = t;
 			return -ENOMEM;
@@ -576,8 +606,80 @@ static int process_fork(struct pd_session *s, const struct pd_event *ev)
 		for (i = 0; parent->maps->perf_unwinds && i < m->nr &&
 			    !m->perf_unwinds; i++)
 			m->perf_unwinds = perf_unwinds_with(s, &m->v[i]);
-		pd__maps_put(t->maps);
-		t->maps = m;
+		thread_set_maps(t, m);
+	}
+	return 0;
+}
+
+/*
+ * EXIT keeps the thread (its name, for the samples the kernel takes in
+ * its last moments, after the EXIT record, with the process's user
+ * registers) and, for a second of the session's time, its maps. Then a
+ * process's maps are emptied, once no thread of it uses them (perf keeps
+ * them to the end: a profile of a machine starting thousands of short
+ * processes kept every one's maps, 0.8 KB each, peak RSS growing with
+ * their number). A pid reused without a FORK (one lost) keeps them, as
+ * in perf, when its MMAPs came into them within the second; after it, it
+ * resolves through its own maps only, not another process's files.
+ */
+static int process_exit(struct pd_session *s, const struct pd_event *ev)
+{
+	const struct pd_fork_event *f = &ev->u.fork;
+	struct pd_thread *t = thread_find(s, f->tid);
+	struct exited *e;
+
+	if (!t || t->pid != (int32_t)f->pid || !t->maps)
+		return 0;
+	if (s->nr_exited == s->cap_exited) {
+		size_t cap = s->cap_exited ? 2 * s->cap_exited : 64, i;
+		struct exited *v = malloc(cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (i = 0; i < s->nr_exited; i++)
+			v[i] = s->exited[(s->exited_head + i) % s->cap_exited];
+		free(s->exited);
+		s->exited = v;
+		s->exited_head = 0;
+		s->cap_exited = cap;
+	}
+	e = &s->exited[(s->exited_head + s->nr_exited++) % s->cap_exited];
+	e->t = t;
+	e->maps = pd__maps_get(t->maps);
+	e->gen = t->maps->gen;
+	e->time = f->time;
+	return 0;
+}
+
+/* The exited processes whose grace ended by time: their maps dropped. */
+static int exited_age(struct pd_session *s, uint64_t time)
+{
+	while (s->nr_exited) {
+		struct exited *e = &s->exited[s->exited_head];
+		struct pd_thread *t = e->t;
+
+		if (e->time + EXIT_GRACE_NS > time)
+			break;
+		s->exited_head = (s->exited_head + 1) % s->cap_exited;
+		s->nr_exited--;
+		/*
+		 * Unless the tid came back to life since: with a FORK (other
+		 * maps), or without one (a FORK lost: new MMAPs in these)
+		 */
+		if (t->maps == e->maps && e->maps->gen == e->gen) {
+			if (t->pid != t->tid) {
+				struct pd_maps *m = pd__maps_new();
+
+				if (!m) {
+					pd__maps_put(e->maps);
+					return -ENOMEM;
+				}
+				thread_set_maps(t, m);
+			} else if (e->maps->users == 1) {
+				pd__maps_clear(e->maps);
+			}
+		}
+		pd__maps_put(e->maps);
 	}
 	return 0;
 }
@@ -835,10 +937,14 @@ PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 	    (ev->u.sample.sample_type & PD_SAMPLE_TIME)) {
 		session_origin__time(s->origin, ev->u.sample.time, true);
 		err = jit_advance(s, ev->u.sample.time);
+		if (!err && s->nr_exited)
+			err = exited_age(s, ev->u.sample.time);
 	} else if (ev->type != PD_RECORD_SAMPLE &&
 		   (ev->sid.present & PD_SAMPLE_TIME)) {
 		session_origin__time(s->origin, ev->sid.time, false);
 		err = jit_advance(s, ev->sid.time);
+		if (!err && s->nr_exited)
+			err = exited_age(s, ev->sid.time);
 	}
 	if (err)
 		return err;
@@ -847,6 +953,8 @@ PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 		return process_comm(s, ev);
 	case PD_RECORD_FORK:
 		return process_fork(s, ev);
+	case PD_RECORD_EXIT:
+		return process_exit(s, ev);
 	case PD_RECORD_MMAP:
 	case PD_RECORD_MMAP2:
 		return process_mmap(s, ev);

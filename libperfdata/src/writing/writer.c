@@ -269,6 +269,20 @@ static int open_output(struct pd_writer *w, const char *path)
 			return wr_error(w, -errno, "seek: %s", strerror(errno));
 		return 0;
 	}
+	/*
+	 * A device or FIFO is written where it is: a file renamed over it
+	 * would take its place (-o /dev/null made /dev/null a file)
+	 */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		w->fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (w->fd < 0)
+			return wr_error(w, -errno, "%s", strerror(errno));
+		if (w->mode == PD_MODE_FILE &&
+		    lseek(w->fd, 0, SEEK_CUR) == (off_t)-1)
+			return wr_error(w, -ESPIPE,
+					"file mode needs a regular file or a seekable device as output (use pipe mode for a stream)");
+		return 0;
+	}
 	w->path = strdup(path);
 	n = strlen(path);
 	w->tmp_path = malloc(n + 16);
