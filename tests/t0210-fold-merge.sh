@@ -92,3 +92,11 @@ if [ -n "$rss" ]; then
 else
 	skip "no python3 to measure the merge's peak RSS"
 fi
+
+# a FIFO or device named as the output is written in place, not replaced
+mkfifo "$tmp/fifo"
+cat "$tmp/fifo" >"$tmp/from-fifo" &
+"$FOLD" --merge "$tmp/f/fp.folded" -o "$tmp/fifo"
+wait
+check "-o FIFO: the merge through it, the FIFO left one" \
+	sh -c "cmp -s '$tmp/f/fp.folded' '$tmp/from-fifo' && test -p '$tmp/fifo'"

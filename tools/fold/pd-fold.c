@@ -395,7 +395,7 @@ static int fold_input(const struct pd_cli_main *m, struct folder *f)
 /*
  * The output: written to a temporary file beside path, renamed over it
  * when complete, so that a failed run leaves no file and a reader never
- * sees half of one.
+ * sees half of one (a device or FIFO is written in place).
  */
 static int write_output(int (*write)(FILE *out, void *arg), void *arg,
 			const char *path)
@@ -412,6 +412,20 @@ static int write_output(int (*write)(FILE *out, void *arg), void *arg,
 			return ret;
 		}
 		return pd_cli_close_output(stdout, "<stdout>");
+	}
+	/* a device or FIFO (-o /dev/null) is written where it is */
+	if (pd_cli_output_in_place(path)) {
+		out = fopen(path, "w");
+		if (!out) {
+			pd_err("%s: %s", path, strerror(errno));
+			return PD_EXIT_DATA;
+		}
+		ret = write(out, arg);
+		if (ret) {
+			fclose(out);
+			return ret;
+		}
+		return pd_cli_close_output(out, path);
 	}
 	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
 		pd_err("%s", strerror(ENOMEM));
