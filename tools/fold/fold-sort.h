@@ -49,20 +49,4 @@ int fold_sort__add_sorted(struct fold_sort *s, const char *path);
  */
 int fold_sort__write(struct fold_sort *s, FILE *out);
 
-/*
- * A folded line "STACK COUNT" (without its newline; len is updated to
- * the stack's length): false when it is not one.
- */
-bool fold_parse_line(const char *line, size_t *len, uint64_t *count);
-
-/*
- * Reads folded lines from in, skipping blank ones; fn gets each stack.
- * name (for messages) is the file's. Returns 0, fn's first error, or
- * -EINVAL with "NAME:LINE: ..." printed for a line that is no folded
- * stack (or -EIO for a read error).
- */
-typedef int (*fold_line_fn)(void *ctx, const char *key, size_t len,
-			    uint64_t count);
-int fold_read_lines(FILE *in, const char *name, fold_line_fn fn, void *ctx);
-
 #endif /* PD_TOOLS_FOLD_SORT_H */

@@ -14,7 +14,7 @@
 #include "fold-data.h"
 #include "fold-raw.h"
 #include "fold-script.h"
-#include "fold-sort.h"
+#include "fold-lines.h"
 #include "fold-symbolize.h"
 #include "script-text.h"
 

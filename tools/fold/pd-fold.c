@@ -15,16 +15,15 @@
 #include <unistd.h>
 
 #include "common/cli.h"
-#include "common/progress.h"
 #include "common/cli-main.h"
 #include "fold.h"
 #include "fold-cli.h"
 #include "fold-data.h"
 #include "fold-inline.h"
+#include "fold-merge.h"
 #include "fold-script.h"
 #include "fold-sort.h"
 #include "fold-symbolize.h"
-#include "fold-table.h"
 #include "flame/flame-cli.h"
 #include "flame/flame-out.h"
 
@@ -255,74 +254,6 @@ static void close_input(FILE *in)
 		fclose(in);
 }
 
-static int sort_line(void *ctx, const char *key, size_t len, uint64_t count)
-{
-	return fold_sort__add(ctx, key, len, count);
-}
-
-/* Whether a file's stacks are in pd-fold's order: stops at the first
- * that is not (1). */
-struct order_check {
-	char *prev;
-	size_t len, cap;
-	bool started;
-};
-
-static int check_line(void *ctx, const char *key, size_t len, uint64_t count)
-{
-	struct order_check *o = ctx;
-
-	(void)count;
-	if (o->started && fold_key_cmp(o->prev, o->len, key, len) > 0)
-		return 1;
-	if (len > o->cap) {
-		char *p = realloc(o->prev, len);
-
-		if (!p) {
-			pd_err("%s", strerror(ENOMEM));
-			return -ENOMEM;
-		}
-		o->prev = p;
-		o->cap = len;
-	}
-	memcpy(o->prev, key, len);
-	o->len = len;
-	o->started = true;
-	return 0;
-}
-
-/*
- * --merge: one input into the sort. A regular file in pd-fold's order
- * (pd-fold's output is) is merged in place, read once more then; any
- * other is added line by line, sorted with the rest.
- */
-static int merge_one(struct fold_sort *sort, const char *path)
-{
-	struct order_check chk = { NULL, 0, 0, false };
-	struct stat st;
-	FILE *in = open_input(path);
-	int ret;
-
-	if (!in)
-		return PD_EXIT_DATA;
-	if (in == stdin || fstat(fileno(in), &st) || !S_ISREG(st.st_mode)) {
-		ret = fold_read_lines(in, in == stdin ? "<stdin>" : path,
-				      sort_line, sort);
-		goto out;
-	}
-	ret = fold_read_lines(in, path, check_line, &chk);
-	if (!ret) {
-		ret = fold_sort__add_sorted(sort, path);
-	} else if (ret == 1) {
-		rewind(in);
-		ret = fold_read_lines(in, path, sort_line, sort);
-	}
-out:
-	free(chk.prev);
-	close_input(in);
-	return ret ? PD_EXIT_DATA : PD_EXIT_OK;
-}
-
 static int symbolize_one(struct fold_symbolize *sy, const char *path)
 {
 	FILE *in = open_input(path);
@@ -355,7 +286,7 @@ static int each_input(const struct pd_cli_main *m,
 
 static int merge_input(void *arg, const char *path)
 {
-	return merge_one(arg, path);
+	return fold_merge__input(arg, path) ? PD_EXIT_DATA : PD_EXIT_OK;
 }
 
 static int symbolize_input(void *arg, const char *path)
