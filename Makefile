@@ -13,6 +13,11 @@
 #   make distro-check    build and tests in Debian chroots (tests/distro/)
 #   make arm64-check     recordings by arm64 perf in an emulated arm64
 #                        Debian guest, checked live (tests/arm64/)
+#   make fleet-check     GNU parallel over ssh workers and a Slurm job array
+#                        on this machine, folding and merging profiles
+#                        (tests/fleet/; docs/fleet.md)
+#   make bench-fleet     10,000 profiles folded at 1, 2 and 4 job slots and
+#                        merged: wall time and merge memory (docs/fleet.md)
 #   make static          every pd-* tool linked statically, in build/static/
 #   make dist            build/perfdata-VERSION-ARCH-static.tar.gz: those
 #                        tools and their man pages
@@ -94,6 +99,7 @@ test-flame-num_TESTS := flame
 test-htab_TESTS := common
 fuzz-flame_TESTS := flame
 fuzz-script_TESTS := fold
+test-fold-raw_TESTS := fold
 folder_objs = $(if $(filter-out common,$(1)),$(call mods,$(1)) $(foreach u,$($(1)_USES),$(call mods,$(u)))) $(if $(1),$(COMMON_OBJS))
 tested_objs = $(call folder_objs,$($(1)_TESTS))
 TOOL_BINS   := $(TOOLS:%=$(B)/bin/%)
@@ -116,8 +122,8 @@ SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
 PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
-.PHONY: all lib tools check check-bins asan ubsan sanitize bench bench-system install uninstall clean help fuzz fuzz-bins layout \
-	static dist distro-check arm64-check python python-if-headers
+.PHONY: all lib tools check check-bins asan ubsan sanitize bench bench-system bench-fleet install uninstall clean help fuzz fuzz-bins layout \
+	static dist distro-check arm64-check fleet-check python python-if-headers
 all: lib tools
 
 lib: $(STATIC_LIB) $(SHARED_LIB) $(PC_FILE)
@@ -277,6 +283,13 @@ PD_ARM64_CACHE ?= /var/cache/perfdata-arm64
 arm64-check: all $(TEST_TOOLS)
 	@B=$(B) PD_ARM64_CACHE=$(PD_ARM64_CACHE) tests/run.sh tests/arm64/t-*.sh
 
+# The fleet tests (tests/fleet/): docs/fleet.md's recipes run with GNU
+# parallel over sshd workers on loopback ports and as a Slurm job array
+# on a one-node cluster, each set up in a temporary directory and torn
+# down; a part whose tools are missing skips, naming the Debian package.
+fleet-check: all
+	@B=$(B) tests/run.sh tests/fleet/t-*.sh
+
 asan:
 	PD_ASAN=1 $(MAKE) B=build-asan OPT="-O1 -g" SAN="-fsanitize=address -fno-omit-frame-pointer" check
 
@@ -332,6 +345,9 @@ bench: all python-if-headers
 
 bench-system: all
 	@B=$(B) sh tests/bench-system.sh
+
+bench-fleet: all
+	@B=$(B) sh tests/bench-fleet.sh
 
 install: all python-if-headers
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/perfdata \

@@ -24,6 +24,9 @@ struct export_opts {
 	const struct export_format *format;	/* --to */
 	bool others;		/* an option below was given */
 	const char *input;	/* a file or "-" */
+	/* several inputs (nr_inputs > 1): pprof's, merged into one profile */
+	char *const *inputs;
+	int nr_inputs;
 	const char *output;	/* a file or "-" */
 	/* where symbols come from, --no-inline (as pd-fold) */
 	struct fold_data_opts data;

@@ -202,12 +202,16 @@ static uint64_t location_id(struct pprof *p, const struct pd_frame *f, int n)
 	int added, i;
 	int64_t id;
 
+	/*
+	 * by the strings' ids, not the session's pointers: the inputs of
+	 * one profile each have a session of their own, freed after it
+	 */
 	key[0] = real->ip;
 	key[1] = real->map_start;
-	key[2] = (uintptr_t)real->dso_name;
-	key[3] = (uintptr_t)real->sym;
+	key[2] = str_id(p, real->dso_name);
+	key[3] = real->sym ? str_id(p, real->sym->name) + 1 : 0;
 	for (i = 0; i < n - 1; i++)
-		key[4 + i] = (uintptr_t)f[i].inline_name;
+		key[4 + i] = str_id(p, f[i].inline_name);
 	id = intern__add(&p->locs, key, (3 + n) * sizeof(key[0]), &added);
 	if (id < 0) {
 		p->err = -ENOMEM;
@@ -315,27 +319,36 @@ static bool start_time(const struct pprof *p, struct pd_reader *r,
 	return false;
 }
 
-/* The first event's sampling period (see the top); 0 when unknown. */
-static uint64_t sampling_period(const struct pprof *p,
-				const struct pd_evsel *e, bool time)
+/* The first event's samples so far: their number and periods added. */
+static void first_event_sums(const struct pprof *p, uint64_t *count,
+			     uint64_t *period)
 {
-	uint64_t count = 0, period = 0;
 	size_t i;
 
+	*count = *period = 0;
+	for (i = 0; i < p->stacks.nr; i++) {
+		const uint64_t *kv = intern__key(&p->stacks, i)->p;
+
+		if (kv[0] == 0) {
+			*count += p->values[i].count;
+			*period += p->values[i].period;
+		}
+	}
+}
+
+/*
+ * The first event's sampling period (see the top), from the input's
+ * samples of it (count, period added); 0 when unknown.
+ */
+static uint64_t sampling_period(const struct pd_evsel *e, bool time,
+				uint64_t count, uint64_t period)
+{
 	if (!e || !e->attr.sample_period)
 		return 0;
 	if (!(e->attr.flags & PD_ATTR_FREQ))
 		return e->attr.sample_period;
 	if (time)
 		return 1000000000 / e->attr.sample_period;
-	for (i = 0; i < p->stacks.nr; i++) {
-		const uint64_t *kv = intern__key(&p->stacks, i)->p;
-
-		if (kv[0] == 0) {
-			count += p->values[i].count;
-			period += p->values[i].period;
-		}
-	}
 	return count ? (period + count / 2) / count : 0;
 }
 
@@ -349,22 +362,39 @@ static void label(struct pb *out, struct pb *m, uint64_t key, uint64_t str,
 	pb__msg(out, 3, m);
 }
 
-/* The header fields and the samples, into pb, flushed to gz as it fills. */
-static int write_profile(struct pprof *p, struct pd_reader *r,
-			 const char *input, struct gzip_out *gz)
-{
-	size_t nev = pd_reader__nr_evsels(r), i, e;
-	struct pb out = { 0 }, sm = { 0 }, m = { 0 };
-	uint64_t *vals = NULL, k_pid, k_tid, k_comm, default_type = 0;
-	uint64_t *locs = NULL, default_unit = 0, period = 0, t0;
-	char name[256], tname[300], *comment = NULL;
-	int ret = -ENOMEM;
+/*
+ * The header: what each input's own profile says, combined as go tool
+ * pprof merges profiles (google/pprof profile/merge.go, combineHeaders
+ * and compatible): the same sample and period types in every input,
+ * the default sample type of the first, the earliest time, the
+ * durations added, the largest period, each distinct comment once.
+ */
+struct pprof_head {
+	uint64_t *types;	/* per event: "samples[:EVENT]", EVENT, unit */
+	size_t nev;
+	const char *first;	/* the input that set types */
+	uint64_t default_type, default_unit;
+	uint64_t period, time, duration;
+	uint64_t *comments;
+	size_t nr_comments;
+	uint64_t count, sum;	/* the first event's sums, earlier inputs */
+};
 
-	if (!nev)
-		nev = 1;
-	vals = calloc(2 * nev, sizeof(*vals));
-	if (!vals)
-		goto out;
+struct pprof_run {
+	struct pprof p;
+	struct pprof_head h;
+	const struct export_opts *o;
+	const char *input;	/* being read */
+	struct export_out out;
+};
+
+/* The sample types of r's events into types (3 string ids each). */
+static void sample_types(struct pprof *p, struct pd_reader *r, size_t nev,
+			 uint64_t *types, bool *time0)
+{
+	char name[256], tname[300];
+	size_t e;
+
 	for (e = 0; e < nev; e++) {
 		const struct pd_evsel *ev = pd_reader__evsel(r, e);
 		uint64_t unit = str_id(p, "events");
@@ -382,29 +412,111 @@ static int write_profile(struct pprof *p, struct pd_reader *r,
 			snprintf(tname, sizeof(tname), "samples");
 		else
 			snprintf(tname, sizeof(tname), "samples:%s", name);
-		value_type(&out, &m, 1, str_id(p, tname), str_id(p, "count"));
-		value_type(&out, &m, 1, str_id(p, name), unit);
-		if (!e) {
-			default_type = str_id(p, name);
-			default_unit = unit;
-			period = sampling_period(p, ev, time);
+		types[3 * e] = str_id(p, tname);
+		types[3 * e + 1] = str_id(p, name);
+		types[3 * e + 2] = unit;
+		if (!e)
+			*time0 = time;
+	}
+}
+
+/* One input read: its header into h. A PD_EXIT_* code. */
+static int input_done(struct pprof_run *run, struct pd_reader *r)
+{
+	struct pprof *p = &run->p;
+	struct pprof_head *h = &run->h;
+	size_t nev = pd_reader__nr_evsels(r), i;
+	uint64_t *types, count, sum, period, t0 = 0, comment;
+	bool time0 = false;
+	char *text;
+
+	if (!nev)
+		nev = 1;
+	types = calloc(3 * nev, sizeof(*types));
+	if (!types || asprintf(&text, "pd-convert --to=pprof %s", run->input) < 0) {
+		free(types);
+		pd_err("%s", strerror(ENOMEM));
+		return PD_EXIT_DATA;
+	}
+	sample_types(p, r, nev, types, &time0);
+	comment = str_id(p, text);
+	free(text);
+	if (!h->types) {
+		h->types = types;
+		h->nev = nev;
+		h->first = run->input;
+		h->default_type = types[1];
+		h->default_unit = types[2];
+	} else {
+		bool same = nev == h->nev &&
+			    !memcmp(types, h->types, 3 * nev * sizeof(*types));
+
+		free(types);
+		if (!same) {
+			pd_err("%s: other events than %s's: one profile holds samples of the same types only (as go tool pprof merges)",
+			       run->input, h->first);
+			return PD_EXIT_DATA;
 		}
+	}
+	/* this input's samples of the first event: the sums less the earlier ones */
+	first_event_sums(p, &count, &sum);
+	period = sampling_period(pd_reader__evsel(r, 0), time0,
+				 count - h->count, sum - h->sum);
+	h->count = count;
+	h->sum = sum;
+	if (period > h->period)
+		h->period = period;
+	start_time(p, r, run->input, &t0);
+	if (!h->time || t0 < h->time)
+		h->time = t0;
+	if (p->has_time)
+		h->duration += p->last_time - p->first_time;
+	p->has_time = false;
+	for (i = 0; i < h->nr_comments && h->comments[i] != comment; i++)
+		;
+	if (i == h->nr_comments) {
+		uint64_t *v = realloc(h->comments, (i + 1) * sizeof(*v));
+
+		if (!v) {
+			pd_err("%s", strerror(ENOMEM));
+			return PD_EXIT_DATA;
+		}
+		v[i] = comment;
+		h->comments = v;
+		h->nr_comments = i + 1;
+	}
+	return p->err ? PD_EXIT_DATA : PD_EXIT_OK;
+}
+
+/* The header fields and the samples, into pb, flushed to gz as it fills. */
+static int write_profile(struct pprof *p, const struct pprof_head *h,
+			 struct gzip_out *gz)
+{
+	size_t nev = h->nev, i, e;
+	struct pb out = { 0 }, sm = { 0 }, m = { 0 };
+	uint64_t *vals = NULL, k_pid, k_tid, k_comm;
+	uint64_t *locs = NULL;
+	int ret = -ENOMEM;
+
+	vals = calloc(2 * nev, sizeof(*vals));
+	if (!vals)
+		goto out;
+	for (e = 0; e < nev; e++) {
+		value_type(&out, &m, 1, h->types[3 * e], str_id(p, "count"));
+		value_type(&out, &m, 1, h->types[3 * e + 1], h->types[3 * e + 2]);
 	}
 	k_pid = str_id(p, "pid");
 	k_tid = str_id(p, "tid");
 	k_comm = str_id(p, "comm");
-	if (asprintf(&comment, "pd-convert --to=pprof %s", input) < 0) {
-		comment = NULL;
-		goto out;
-	}
-	pb__u64(&out, 13, str_id(p, comment));
-	pb__u64(&out, 14, default_type);
-	if (start_time(p, r, input, &t0))
-		pb__u64(&out, 9, t0);
-	if (p->has_time)
-		pb__u64(&out, 10, p->last_time - p->first_time);
-	value_type(&out, &m, 11, default_type, default_unit);
-	pb__u64(&out, 12, period);
+	for (i = 0; i < h->nr_comments; i++)
+		pb__u64(&out, 13, h->comments[i]);
+	pb__u64(&out, 14, h->default_type);
+	if (h->time)
+		pb__u64(&out, 9, h->time);
+	if (h->duration)
+		pb__u64(&out, 10, h->duration);
+	value_type(&out, &m, 11, h->default_type, h->default_unit);
+	pb__u64(&out, 12, h->period);
 	for (i = 0; i < p->stacks.nr; i++) {
 		const struct intern_key *key = intern__key(&p->stacks, i);
 		const uint64_t *kv = key->p;
@@ -453,19 +565,12 @@ static int write_profile(struct pprof *p, struct pd_reader *r,
 	}
 	ret = 0;
 out:
-	free(comment);
 	free(vals);
 	pb__free(&out);
 	pb__free(&sm);
 	pb__free(&m);
 	return ret;
 }
-
-struct pprof_run {
-	struct pprof p;
-	const struct export_opts *o;
-	struct export_out out;
-};
 
 static int sample_cb(void *ctx, struct pd_reader *r,
 		     const struct export_sample *s)
@@ -475,7 +580,12 @@ static int sample_cb(void *ctx, struct pd_reader *r,
 
 static int done_cb(void *ctx, struct pd_reader *r)
 {
-	struct pprof_run *run = ctx;
+	return input_done(ctx, r);
+}
+
+/* Every input read: the profile written. A PD_EXIT_* code. */
+static int write_out(struct pprof_run *run)
+{
 	struct gzip_out *gz;
 	int err;
 
@@ -487,7 +597,7 @@ static int done_cb(void *ctx, struct pd_reader *r)
 		export_out__close(&run->out, false);
 		return PD_EXIT_DATA;
 	}
-	err = write_profile(&run->p, r, run->o->input, gz);
+	err = write_profile(&run->p, &run->h, gz);
 	if (err) {
 		gzip_out__free(gz);
 		if (err == -ENOMEM)
@@ -533,7 +643,7 @@ int export_pprof(const struct export_opts *o)
 		.done = done_cb,
 	};
 	struct pprof_run *run = calloc(1, sizeof(*run));
-	int ret;
+	int nr = o->nr_inputs > 1 ? o->nr_inputs : 0, i, ret;
 
 	if (!run) {
 		pd_err("%s", strerror(ENOMEM));
@@ -542,8 +652,20 @@ int export_pprof(const struct export_opts *o)
 	run->o = o;
 	/* string 0 is the empty string */
 	str_id(&run->p, "");
-	ret = export_walk(o, &ops, run);
+	/* several inputs: one profile, as go tool pprof -proto A B merges */
+	for (i = 0, ret = PD_EXIT_OK; !ret && i < (nr ? nr : 1); i++) {
+		struct export_opts one = *o;
+
+		if (nr)
+			one.input = o->inputs[i];
+		run->input = one.input;
+		ret = export_walk(&one, &ops, run);
+	}
+	if (!ret)
+		ret = write_out(run);
 	pprof_free(&run->p);
+	free(run->h.types);
+	free(run->h.comments);
 	free(run);
 	return ret;
 }

@@ -28,6 +28,8 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: %s [OPTIONS] [IN|-] -o OUT|-\n"
 "       %s --to=FORMAT [OPTIONS] [IN|-] [-o OUT|-]\n"
+"       %s --to=pprof [OPTIONS] IN... [-o OUT|-]   one profile of them all,\n"
+"                          as 'go tool pprof -proto' merges theirs\n"
 "Rewrite a perf.data file so that a given perf version reads it, or in\n"
 "another byte order, mode or compression. IN defaults to perf.data;\n"
 "'-' reads standard input or writes standard output.\n"
@@ -78,7 +80,7 @@ static void usage(FILE *f)
 "  -q, --quiet             no warnings, no progress\n"
 "  -v, --verbose           more messages\n"
 "  -h, --help              this help\n"
-"\n", pd_prog, pd_prog);
+"\n", pd_prog, pd_prog, pd_prog);
 	export_cli__usage(f);
 	fprintf(f, "\n"
 "Exit status: 0 success, 1 unreadable input or failed write, 2 bad usage.\n");
@@ -378,6 +380,19 @@ static int run(struct pd_cli_main *m)
 	char errmsg[512];
 	int err;
 
+	/* one input: the argument, or the default */
+	if (!input && m->nr_args == 1)
+		input = m->input = m->args[0];
+	if (!input && !m->nr_args)
+		input = m->input = "perf.data";
+	if (m->nr_args > 1 &&
+	    (!c->xo.format || strcmp(c->xo.format->name, "pprof")))
+		pd_usage_error("one input only (several with --to=pprof: one profile of them all)");
+	if (m->nr_args > 1) {
+		c->xo.inputs = m->args;
+		c->xo.nr_inputs = m->nr_args;
+		input = m->args[0];
+	}
 	if (c->xo.format) {
 		if (c->rewrite_opts || c->from_archive)
 			pd_usage_error("--to=%s takes no perf.data rewriting options (--target-perf, --shim, --pipe, ...)",
@@ -451,7 +466,9 @@ int main(int argc, char **argv)
 		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
 		.longopts = longopts, .option = option,
 		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_VERBOSE,
+		.takes = PD_CLI_INPUTS,
 		.default_input = "perf.data",
+		.extra_arg = "the input as an argument or -i IN, not both",
 	};
 
 	return pd_cli_main(argc, argv, &m);

@@ -24,6 +24,7 @@
 #include "fold-ahead.h"
 #include "fold-data.h"
 #include "fold-offcpu.h"
+#include "fold-raw.h"
 #include "fold-script.h"
 #include "common/sample-select.h"
 #include "script-text.h"
@@ -60,6 +61,9 @@ struct fold_run {
 	size_t chain_cap;
 	struct pd_frame frames[MAX_FRAMES];
 	char line[LINE_MAX_LEN];
+	/* --raw: the sample's user frames were unwound from its stack copy */
+	bool raw_dwarf;
+	struct fold_raw raw;
 	uint64_t nr_samples, nr_no_callchain, nr_offcpu, nr_switch_out;
 };
 
@@ -71,6 +75,48 @@ static void emit(struct fold_run *run, size_t len)
 	} else {
 		fold_script_parser__line(run->parser, run->line, len);
 	}
+}
+
+/* "/tmp/perf-PID.map": this machine's JIT symbols, named here */
+static bool is_perf_map(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "/tmp/perf-", 10) && n > 14 &&
+	       !strcmp(name + n - 4, ".map");
+}
+
+/*
+ * --raw: a user frame in a mapped file (a path, or the vdso, which perf
+ * keeps in the build-id cache) becomes a raw frame; anonymous memory,
+ * perf maps and JIT code, and every kernel frame, are named here, where
+ * their symbols are.
+ */
+static bool emit_raw(struct fold_run *run, const struct pd_frame *fr)
+{
+	const char *name = fr->dso_name;
+	struct fold_raw *r = &run->raw;
+	size_t len;
+
+	if (!fr->has_map || fr->kernel || fr->sym || !fr->dso || !name ||
+	    (name[0] != '/' && strcmp(name, "[vdso]")) || name[1] == '/' ||
+	    !strncmp(name, "/memfd:", 7) || is_perf_map(name) ||
+	    strlen(name) >= sizeof(r->path))
+		return false;
+	r->build_id_size = 0;
+	if (fr->build_id && fr->build_id_size &&
+	    fr->build_id_size <= sizeof(r->build_id)) {
+		memcpy(r->build_id, fr->build_id, fr->build_id_size);
+		r->build_id_size = fr->build_id_size;
+	}
+	strcpy(r->path, name);
+	r->addr = fr->addr;
+	r->dwarf = run->raw_dwarf;
+	len = fold_raw__format(run->line, sizeof(run->line), r);
+	if (!len)
+		return false;
+	folder__folded_frame(run->f, run->line, len, true);
+	return true;
 }
 
 /*
@@ -87,6 +133,8 @@ static void emit_frame(struct fold_run *run, const struct pd_frame *fr)
 		emit(run, script_text__frame(fr, run->line, sizeof(run->line)));
 		return;
 	}
+	if (run->o->raw && emit_raw(run, fr))
+		return;
 	if (folder__replay(run->f, fr->sym, fr->dso_name, fr->inline_name))
 		return;
 	len = script_text__frame(fr, run->line, sizeof(run->line));
@@ -239,6 +287,9 @@ static int fold_one(void *ctx, const struct pd_event *ev)
 		return 0;
 	if (n < 0)
 		return n;
+	/* perf adds inlined frames to unwound user frames only */
+	run->raw_dwarf = run->o->raw && !run->o->no_inline &&
+			 pd_unwinder__wants(ev);
 	direct = header_fields(run, ev, t, &smp);
 	if (run->ahead) {
 		if (!direct &&
@@ -391,7 +442,9 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		.roots = o->roots,
 		.kallsyms = o->kallsyms,
 		.vmlinux = o->vmlinux,
-		.no_debuginfod = o->no_debuginfod,
+		/* --raw: no symbol work at all, nothing fetched */
+		.no_debuginfod = o->no_debuginfod || o->raw,
+		.elf_files_only = o->raw,
 	};
 	struct pd_session_opts xopts = { .sz = sizeof(xopts) };
 	struct pd_unwind_opts uopts = {
@@ -452,7 +505,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	 * leaves the folding a small part (--jobs=2 gives the second CPU
 	 * to an unwinding helper there)
 	 */
-	if (!o->script_out && !o->off_cpu && !run->filter &&
+	if (!o->script_out && !o->off_cpu && !run->filter && !o->raw &&
 	    folder__may_run_apart(f) &&
 	    fold_ahead__wanted(o->jobs != 1 && !samples_user_stacks(run->r)))
 		run->ahead = fold_ahead__new(f, run->parser);

@@ -28,6 +28,11 @@ struct fold_data_opts {
 	bool script_all;	/* with script_out: the samples without a
 				 * callchain too, on one line each, as perf
 				 * script prints them (pd-convert --to=script) */
+	/*
+	 * --raw: user frames in mapped files as raw frames (fold-raw.h),
+	 * named by no symbol table or debug info (none is read)
+	 */
+	bool raw;
 	/* with script_out: only the samples selected (sample-select.h) */
 	const struct sample_select_opts *select;
 };

@@ -36,15 +36,20 @@ void fold_table__free(struct fold_table *t)
 int fold_table__add(struct fold_table *t, const char *key, size_t len,
 		    uint64_t count)
 {
-	struct htab_entry *e = htab__get(stacks(t), key, len, NULL);
+	bool added;
+	struct htab_entry *e = htab__get(stacks(t), key, len, &added);
 
 	if (!e)
 		return -ENOMEM;
 	*(uint64_t *)htab_entry__payload(e) += count;
-	return 0;
+	return added;
 }
 
-/* Perl's `sort { $a cmp $b }` on byte strings: unsigned bytes, then length. */
+size_t fold_table__nr(const struct fold_table *t)
+{
+	return ((const struct htab *)t)->nr;
+}
+
 uint64_t *fold_table__add_ref(struct fold_table *t, const char *key,
 			      size_t len, uint64_t count)
 {
@@ -58,22 +63,29 @@ uint64_t *fold_table__add_ref(struct fold_table *t, const char *key,
 	return c;
 }
 
+/* Perl's `sort { $a cmp $b }` on byte strings: unsigned bytes, then length. */
+int fold_key_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	if (c)
+		return c;
+	return (alen > blen) - (alen < blen);
+}
+
 static int cmp_entries(const void *a, const void *b)
 {
 	const struct htab_entry *x = *(const struct htab_entry *const *)a;
 	const struct htab_entry *y = *(const struct htab_entry *const *)b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int c = memcmp(x->key, y->key, n);
 
-	if (c)
-		return c;
-	return (x->len > y->len) - (x->len < y->len);
+	return fold_key_cmp(x->key, x->len, y->key, y->len);
 }
 
-static void put_u64(FILE *out, uint64_t v)
+void fold_put_line(FILE *out, const char *key, size_t len, uint64_t v)
 {
 	char buf[24], *p = buf + sizeof(buf);
 
+	fwrite(key, 1, len, out);
 	*--p = '\n';
 	do {
 		*--p = '0' + v % 10;
@@ -94,10 +106,9 @@ int fold_table__write(struct fold_table *t, FILE *out)
 	while ((e = htab__next(stacks(t), &pos)))
 		v[n++] = e;
 	qsort(v, n, sizeof(*v), cmp_entries);
-	for (i = 0; i < n; i++) {
-		fwrite(v[i]->key, 1, v[i]->len, out);
-		put_u64(out, *(uint64_t *)htab_entry__payload(v[i]));
-	}
+	for (i = 0; i < n; i++)
+		fold_put_line(out, v[i]->key, v[i]->len,
+			      *(uint64_t *)htab_entry__payload(v[i]));
 	free(v);
 	return ferror(out) ? -EIO : 0;
 }

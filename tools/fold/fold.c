@@ -152,7 +152,8 @@ struct folder *folder__new(const struct fold_opts *opts)
 		f->memo = fold_memo__new();
 		if (!f->memo)
 			goto fail;
-		if (!f->runs) {
+		/* the stack memo keeps places in the table */
+		if (!f->runs && !opts->sink) {
 			f->stack_memo = htab__new(sizeof(uint64_t *), 4096, 75);
 			f->pnames = htab__new(sizeof(uintptr_t), 64, 50);
 			f->pend = malloc(64 * sizeof(*f->pend));
@@ -830,6 +831,8 @@ void folder__record_end(struct folder *f)
 static int add_stack(struct folder *f, const char *key, size_t len,
 		     uint64_t count)
 {
+	if (f->o.sink)
+		return f->o.sink(f->o.sink_ctx, key, len, count);
 	if (f->runs)
 		return fold_runs__add(f->runs, key, len, count);
 	return fold_table__add(f->table, key, len, count);
@@ -908,25 +911,49 @@ out:
 	f->last_cut = false;
 }
 
-bool folder__add_folded(struct folder *f, const char *line, size_t len)
+void folder__folded_frame(struct folder *f, const char *name, size_t len,
+			  bool user)
 {
-	const char *sp;
-	uint64_t count = 0;
-	size_t i;
+	size_t off;
 
-	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-		len--;
-	sp = memrchr(line, ' ', len);
-	if (!sp || sp == line || sp + 1 == line + len)
-		return false;
-	for (i = sp + 1 - line; i < len; i++) {
-		if (!is_digit(line[i]) || count > (UINT64_MAX - 9) / 10)
-			return false;
-		count = count * 10 + (line[i] - '0');
-	}
-	if (add_stack(f, line, sp - line, count) < 0)
+	if (!f->open || (user && f->o.capture == FOLD_CAPTURE_KERNEL))
+		return;
+	if (f->all_replayed)
+		not_all_replayed(f);
+	off = f->text.len;
+	if (buf_add(&f->text, name, len) < 0 || push_span(f, off, len) < 0) {
 		f->failed = true;
-	return true;
+		return;
+	}
+	f->last_cut = false;
+}
+
+void folder__next_input(struct folder *f)
+{
+	/*
+	 * The memos know frames and comms by the addresses of the last
+	 * input's symbols and strings, which its session freed: they start
+	 * over (the table of stacks stays)
+	 */
+	f->pname_comm = NULL;
+	if (f->memo) {
+		fold_memo__free(f->memo);
+		f->memo = fold_memo__new();
+		if (!f->memo)
+			f->failed = true;
+	}
+	if (f->stack_memo) {
+		htab__free(f->stack_memo);
+		f->stack_memo = htab__new(sizeof(uint64_t *), 4096, 75);
+		if (!f->stack_memo)
+			f->failed = true;
+	}
+	if (!f->event_defaulted)
+		return;
+	free(f->event);
+	f->event = NULL;
+	f->event_defaulted = false;
+	f->event_warned = false;
 }
 
 const char *folder__event(const struct folder *f, uint64_t *nr_other)
@@ -939,6 +966,8 @@ int folder__write(struct folder *f, FILE *out)
 {
 	if (f->failed)
 		return -ENOMEM;
+	if (f->o.sink)
+		return 0;	/* every stack went there */
 	if (f->runs)
 		return fold_runs__write(f->runs, out);
 	return fold_table__write(f->table, out);

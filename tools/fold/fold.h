@@ -53,6 +53,13 @@ struct fold_opts {
 	bool chronological;		/* --chronological: input order, runs merged */
 	/* --inline resolver for frames that carry a DSO path; may be NULL */
 	struct fold_inline *inliner;
+	/*
+	 * Where each sample's stack goes instead of the folder's table
+	 * (pd-fold --symbolize: to be added up with bounded memory); NULL:
+	 * the table. Returns 0 or -errno (printed).
+	 */
+	int (*sink)(void *ctx, const char *key, size_t len, uint64_t count);
+	void *sink_ctx;
 };
 
 /* One sample's header, as far as the input shows it. */
@@ -129,8 +136,20 @@ bool folder__may_run_apart(const struct folder *f);
 /* End the sample (the blank line after a callchain). */
 void folder__end(struct folder *f);
 
-/* Add one folded line "stack COUNT" (--merge). Returns false if malformed. */
-bool folder__add_folded(struct folder *f, const char *line, size_t len);
+/*
+ * One frame already folded (a frame of a folded stack, or a raw frame of
+ * pd-fold --raw): taken as it is, as the next frame of the sample. Only
+ * --capture=kernel leaves it out (user is true: it is a user frame).
+ */
+void folder__folded_frame(struct folder *f, const char *name, size_t len,
+			  bool user);
+
+/*
+ * The next input of several (pd-fold A.data B.data): without
+ * --event-filter, its first event is the one folded in it, as folding
+ * each file alone would choose; the stacks add up with the others'.
+ */
+void folder__next_input(struct folder *f);
 
 /*
  * The event being folded (NULL: none seen yet) and the number of samples
@@ -140,7 +159,8 @@ bool folder__add_folded(struct folder *f, const char *line, size_t len);
 const char *folder__event(const struct folder *f, uint64_t *nr_other);
 
 /* Print every stack, sorted bytewise (--chronological: in the order
- * they came, consecutive equal stacks merged). 0 or -errno. */
+ * they came, consecutive equal stacks merged; with a sink: nothing, the
+ * stacks went there). 0 or -errno (-ENOMEM: some stack was lost). */
 int folder__write(struct folder *f, FILE *out);
 
 #endif /* PD_TOOLS_FOLD_H */

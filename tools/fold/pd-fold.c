@@ -6,32 +6,39 @@
  *   pd-fold [OPTIONS] [FILE|-]                  perf.data (default perf.data)
  *   pd-fold --input=script [OPTIONS] [FILE|-]   perf script text (default stdin)
  *   pd-fold --merge [FILE...]                   sum folded files
+ *   pd-fold --symbolize [FILE...]               name --raw frames
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/cli.h"
-#include "common/progress.h"
 #include "common/cli-main.h"
 #include "fold.h"
 #include "fold-cli.h"
 #include "fold-data.h"
 #include "fold-inline.h"
+#include "fold-merge.h"
 #include "fold-script.h"
+#include "fold-sort.h"
+#include "fold-symbolize.h"
 #include "flame/flame-cli.h"
 #include "flame/flame-out.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: %s [OPTIONS] [FILE|-]\n"
+"Usage: %s [OPTIONS] [FILE|-]...\n"
 "       %s --merge [FILE|-]...\n"
+"       %s --symbolize [FILE|-]...\n"
 "Fold the callchains of a perf.data file (or of 'perf script' text) into\n"
 "one line per distinct stack, \"comm;root;...;leaf COUNT\", sorted, for\n"
 "flamegraph.pl; the output of 'perf script | stackcollapse-perf.pl'.\n"
 "FILE defaults to perf.data (standard input with --input=script); '-'\n"
-"reads standard input.\n"
+"reads standard input. Several perf.data files fold together: their\n"
+"stacks add up, each file's first event chosen in it.\n"
 "\n"
 "Input and output:\n"
 "  -i FILE                the input file (same as the FILE argument)\n"
@@ -39,6 +46,22 @@ static void usage(FILE *f)
 "                         (perf script text)\n"
 "  -o, --output=FILE      write to FILE ('-': standard output, the default)\n"
 "      --merge            add up folded files (FILE... or standard input)\n"
+"                         in one pass with bounded memory: sorted files\n"
+"                         are merged as they are, others sorted once\n"
+"  -S, --buffer-size=SIZE --merge, --symbolize: stacks held in memory\n"
+"                         before they go to a temporary file in $TMPDIR\n"
+"                         (bytes, or with K, M, G; default 16M)\n"
+"      --raw              user frames as BUILDID+0xOFFSET@PATH (without a\n"
+"                         build id: PATH+0xOFFSET), reading no symbol table\n"
+"                         or debug info: named later by --symbolize;\n"
+"                         kernel frames are named here\n"
+"      --symbolize        name the raw frames of folded files (FILE... or\n"
+"                         standard input) from the build-id cache,\n"
+"                         --archive, --symfs, --root, the files at their\n"
+"                         paths and debuginfod, and add up the lines that\n"
+"                         become equal; give it --raw's folding options\n"
+"      --archive=FILE     --symbolize: a profile archive (pd-convert\n"
+"                         --to=archive) whose files name frames too\n"
 "      --chronological    the stacks in sample (time) order, consecutive\n"
 "                         samples with the same stack merged, not sorted:\n"
 "                         for pd-flame --flamechart\n"
@@ -94,12 +117,13 @@ static void usage(FILE *f)
 "  -h, --help             this help\n"
 "\n"
 "Exit status: 0 success, 1 unreadable or corrupt input, 2 bad usage.\n",
-		pd_prog, pd_prog);
+		pd_prog, pd_prog, pd_prog);
 }
 
 enum {
 	OPT_INPUT = 256, OPT_MERGE, OPT_CONTEXT, OPT_FILTER, OPT_FILTER_MARK,
-	OPT_OFF_CPU, OPT_SCRIPT, OPT_CHRONOLOGICAL, OPT_SVG,
+	OPT_OFF_CPU, OPT_SCRIPT, OPT_CHRONOLOGICAL, OPT_SVG, OPT_RAW,
+	OPT_SYMBOLIZE, OPT_ARCHIVE,
 };
 
 static const struct option longopts[] = {
@@ -113,6 +137,10 @@ static const struct option longopts[] = {
 	{ "script", no_argument, NULL, OPT_SCRIPT },
 	{ "chronological", no_argument, NULL, OPT_CHRONOLOGICAL },
 	{ "svg", no_argument, NULL, OPT_SVG },
+	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "symbolize", no_argument, NULL, OPT_SYMBOLIZE },
+	{ "archive", required_argument, NULL, OPT_ARCHIVE },
+	{ "buffer-size", required_argument, NULL, 'S' },
 	FOLD_CLI_LONGOPTS,
 	FLAME_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -122,8 +150,34 @@ struct cli {
 	struct fold_opts fo;
 	struct fold_data_opts data;
 	struct flame_cli flame;
-	bool script, merge, print_script, svg;
+	bool script, merge, print_script, svg, symbolize;
+	const char *archive;	/* --archive */
+	size_t buffer_size;	/* -S */
 };
+
+/* -S SIZE: bytes, or with a K, M or G suffix, as sort(1) takes it */
+static size_t parse_size(const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (end == arg || errno || *arg == '-')
+		goto bad;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (*end || !v || v > (1ULL << 40))
+		goto bad;
+	return (size_t)v;
+bad:
+	pd_usage_error("--buffer-size takes a size (4096, 64K, 16M, 1G), not '%s'",
+		       arg);
+	return 0;
+}
 
 static void parse_filter(struct fold_opts *fo, const char *arg)
 {
@@ -159,8 +213,18 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		break;
 	case OPT_MERGE:
 		c->merge = true;
-		m->takes = PD_CLI_INPUTS;
-		m->extra_arg = "--merge: the files as arguments or one -i FILE, not both";
+		break;
+	case OPT_SYMBOLIZE:
+		c->symbolize = true;
+		break;
+	case OPT_RAW:
+		c->data.raw = true;
+		break;
+	case OPT_ARCHIVE:
+		c->archive = arg;
+		break;
+	case 'S':
+		c->buffer_size = parse_size(arg);
 		break;
 	case OPT_FILTER:
 		parse_filter(fo, arg);
@@ -187,40 +251,44 @@ static void close_input(FILE *in)
 		fclose(in);
 }
 
-/* --merge: every folded line of every file into the table. */
-static int merge_one(struct folder *f, const char *path)
+static int symbolize_one(struct fold_symbolize *sy, const char *path)
 {
-	unsigned long lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = PD_EXIT_OK;
 	FILE *in = open_input(path);
-	struct pd_text_progress *prog;
+	int ret;
 
 	if (!in)
 		return PD_EXIT_DATA;
-	prog = pd_progress_text(in, !strcmp(path, "-") ? "<stdin>" : path);
-	while ((n = getline(&line, &cap, in)) >= 0) {
-		lineno++;
-		pd_progress_text__read(prog, n);
-		if (n == 0 || line[0] == '\n')
-			continue;
-		if (!folder__add_folded(f, line, n)) {
-			pd_err("%s:%lu: not a folded stack line (\"STACK COUNT\")",
-			       path, lineno);
-			ret = PD_EXIT_DATA;
-			break;
-		}
-	}
-	pd_progress_text__done(prog);
-	if (ret == PD_EXIT_OK && ferror(in)) {
-		pd_err("%s: read error: %s", path, strerror(errno));
-		ret = PD_EXIT_DATA;
-	}
-	free(line);
+	ret = fold_symbolize__file(sy, in, in == stdin ? "<stdin>" : path);
 	close_input(in);
-	return ret;
+	return ret ? PD_EXIT_DATA : PD_EXIT_OK;
+}
+
+/* The inputs of --merge or --symbolize (FILE..., one -i FILE, or "-"). */
+static int each_input(const struct pd_cli_main *m,
+		      int (*fn)(void *arg, const char *path), void *arg)
+{
+	int i, ret;
+
+	if (m->input)
+		return fn(arg, m->input);
+	if (!m->nr_args)
+		return fn(arg, "-");
+	for (i = 0; i < m->nr_args; i++) {
+		ret = fn(arg, m->args[i]);
+		if (ret)
+			return ret;
+	}
+	return PD_EXIT_OK;
+}
+
+static int merge_input(void *arg, const char *path)
+{
+	return fold_merge__input(arg, path) ? PD_EXIT_DATA : PD_EXIT_OK;
+}
+
+static int symbolize_input(void *arg, const char *path)
+{
+	return symbolize_one(arg, path);
 }
 
 static int fold_input(const struct pd_cli_main *m, struct folder *f)
@@ -228,15 +296,15 @@ static int fold_input(const struct pd_cli_main *m, struct folder *f)
 	struct cli *c = m->tool;
 	const char *path = m->input;
 	FILE *in;
-	int i, ret;
+	int ret;
 
-	if (c->merge) {
-		if (m->input)
-			return merge_one(f, m->input);
-		if (!m->nr_args)
-			return merge_one(f, "-");
+	int i;
+
+	if (!c->script && m->nr_args > 1) {
+		/* several recordings: their stacks add up in one table */
 		for (i = 0; i < m->nr_args; i++) {
-			ret = merge_one(f, m->args[i]);
+			folder__next_input(f);
+			ret = fold_perf_data(m->args[i], &c->data, f);
 			if (ret)
 				return ret;
 		}
@@ -252,28 +320,75 @@ static int fold_input(const struct pd_cli_main *m, struct folder *f)
 	return ret;
 }
 
-/* The output is opened last, so that a failed run leaves no file. */
-static int write_output(struct folder *f, const char *path)
+/*
+ * The output: written to a temporary file beside path, renamed over it
+ * when complete, so that a failed run leaves no file and a reader never
+ * sees half of one (a device or FIFO is written in place).
+ */
+static int write_output(int (*write)(FILE *out, void *arg), void *arg,
+			const char *path)
 {
-	const char *name = path && strcmp(path, "-") ? path : "<stdout>";
-	FILE *out = stdout;
-	int err;
+	char *tmp = NULL;
+	mode_t mask;
+	FILE *out;
+	int fd, ret;
 
-	if (path && strcmp(path, "-")) {
+	if (!path || !strcmp(path, "-")) {
+		ret = write(stdout, arg);
+		if (ret) {
+			fflush(stdout);
+			return ret;
+		}
+		return pd_cli_close_output(stdout, "<stdout>");
+	}
+	/* a device or FIFO (-o /dev/null) is written where it is */
+	if (pd_cli_output_in_place(path)) {
 		out = fopen(path, "w");
 		if (!out) {
 			pd_err("%s: %s", path, strerror(errno));
 			return PD_EXIT_DATA;
 		}
+		ret = write(out, arg);
+		if (ret) {
+			fclose(out);
+			return ret;
+		}
+		return pd_cli_close_output(out, path);
 	}
-	err = folder__write(f, out);
-	if (err == -ENOMEM) {
-		pd_err("out of memory");
-		fclose(out);
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
+		pd_err("%s", strerror(ENOMEM));
 		return PD_EXIT_DATA;
 	}
-	/* write errors surface here, with the stream's errno */
-	return pd_cli_close_output(out, name);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		pd_err("%s: %s", path, strerror(errno));
+		free(tmp);
+		return PD_EXIT_DATA;
+	}
+	/* mkstemp makes it 0600: as a file created the usual way instead */
+	mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	out = fdopen(fd, "w");
+	if (!out) {
+		pd_err("%s: %s", path, strerror(errno));
+		close(fd);
+		ret = PD_EXIT_DATA;
+	} else {
+		ret = write(out, arg);
+		if (ret)
+			fclose(out);
+		else
+			ret = pd_cli_close_output(out, path);
+	}
+	if (!ret && rename(tmp, path)) {
+		pd_err("%s: %s", path, strerror(errno));
+		ret = PD_EXIT_DATA;
+	}
+	if (ret)
+		unlink(tmp);
+	free(tmp);
+	return ret;
 }
 
 static int write_folded(FILE *out, void *arg)
@@ -285,15 +400,99 @@ static int write_folded(FILE *out, void *arg)
 	return PD_EXIT_OK;
 }
 
+static int write_sorted(FILE *out, void *arg)
+{
+	return fold_sort__write(arg, out) ? PD_EXIT_DATA : PD_EXIT_OK;
+}
+
 /* --svg: the folded stacks drawn in-process, as pd-flame draws them */
-static int write_svg(struct cli *c, struct folder *f, const char *output)
+static int write_svg(struct cli *c, int (*write)(FILE *out, void *arg),
+		     void *arg, const char *output)
 {
 	struct flame_opts o = c->flame.o;
 
 	/* stacks in time order make a flame chart */
 	if (c->fo.chronological)
 		o.flamechart = true;
-	return flame_out__draw(&o, write_folded, f, output);
+	return flame_out__draw(&o, write, arg, output);
+}
+
+static int sort_sink(void *ctx, const char *key, size_t len, uint64_t count)
+{
+	return fold_sort__add(ctx, key, len, count);
+}
+
+/*
+ * --merge and --symbolize: every stack through a fold_sort, added up
+ * with bounded memory; --symbolize names them first, with a folder
+ * whose stacks go to the sort.
+ */
+static int run_merge(struct pd_cli_main *m)
+{
+	struct cli *c = m->tool;
+	struct fold_symbolize *sy = NULL;
+	struct folder *f = NULL;
+	struct fold_sort *sort;
+	int ret = PD_EXIT_DATA;
+
+	sort = fold_sort__new(c->buffer_size);
+	if (!sort) {
+		pd_err("%s", strerror(ENOMEM));
+		return PD_EXIT_DATA;
+	}
+	if (c->merge) {
+		ret = each_input(m, merge_input, sort);
+		goto write;
+	}
+	/* a line's count is its weight; the host chose which samples */
+	c->fo.weight = FOLD_WEIGHT_PERIOD;
+	c->fo.sink = sort_sink;
+	c->fo.sink_ctx = sort;
+	f = folder__new(&c->fo);
+	if (!f) {
+		if (errno == ENOMEM)
+			pd_err("out of memory");
+		else
+			ret = PD_EXIT_USAGE;
+		goto out;
+	}
+	sy = fold_symbolize__new(f, &c->data, c->archive);
+	if (!sy)
+		goto out;
+	ret = each_input(m, symbolize_input, sy);
+	if (!ret && folder__write(f, NULL)) {
+		pd_err("out of memory");
+		ret = PD_EXIT_DATA;
+	}
+write:
+	if (!ret)
+		ret = c->svg ? write_svg(c, write_sorted, sort, m->output) :
+		      write_output(write_sorted, sort, m->output);
+out:
+	fold_symbolize__free(sy);
+	folder__free(f);
+	fold_sort__free(sort);
+	return ret;
+}
+
+/* What --raw, --merge and --symbolize do not go with. */
+static void check_modes(const struct cli *c)
+{
+	if (c->merge && c->symbolize)
+		pd_usage_error("--merge adds up folded files, --symbolize names raw ones (and adds them up): one of them");
+	if ((c->merge || c->symbolize) &&
+	    (c->script || c->print_script || c->fo.chronological ||
+	     c->data.off_cpu || c->data.raw))
+		pd_usage_error("--%s reads folded files: not with --input=script, --script, --chronological, --off-cpu or --raw",
+			       c->merge ? "merge" : "symbolize");
+	if (c->archive && !c->symbolize)
+		pd_usage_error("--archive gives --symbolize files (a perf.data input names its archive itself)");
+	if (c->buffer_size && !c->merge && !c->symbolize)
+		pd_usage_error("--buffer-size is --merge's and --symbolize's");
+	if (c->data.raw &&
+	    (c->script || c->print_script || c->data.off_cpu || c->svg ||
+	     c->fo.inline_frames || c->fo.filter_allow || c->fo.filter_deny))
+		pd_usage_error("--raw folds perf.data for --symbolize, which names the frames: not with --input=script, --script, --off-cpu, --svg, --inline or --filter (give those to --symbolize)");
 }
 
 /* --script: the perf script text the data input folds, as it goes. */
@@ -327,6 +526,14 @@ static int run(struct pd_cli_main *m)
 	struct folder *f;
 	int ret;
 
+	/* one input: as -i FILE names it, or the default */
+	if (!m->input && m->nr_args == 1)
+		m->input = m->args[0];
+	if (!m->input && !m->nr_args && !c->merge && !c->symbolize)
+		m->input = m->default_input;
+	if (m->nr_args > 1 && !c->merge && !c->symbolize &&
+	    (c->script || c->print_script))
+		pd_usage_error("several inputs are perf.data files to fold together (not with --input=script or --script)");
 	if (c->flame.first && !c->svg)
 		pd_usage_error("--%s is an option of the flame graph: it needs --svg",
 			       c->flame.first);
@@ -334,12 +541,18 @@ static int run(struct pd_cli_main *m)
 		pd_usage_error("--svg draws folded stacks, --script prints samples: one of them");
 	if (c->fo.context && !c->fo.inline_frames)
 		pd_usage_error("--context needs --inline");
+	check_modes(c);
 	if (c->fo.inline_frames) {
 		c->fo.inliner = fold_inline__new(c->data.symfs, c->data.no_debuginfod);
 		if (!c->fo.inliner) {
 			pd_err("--inline: %s", strerror(errno));
 			return PD_EXIT_DATA;
 		}
+	}
+	if (c->merge || c->symbolize) {
+		ret = run_merge(m);
+		fold_inline__free(c->fo.inliner);
+		return ret;
 	}
 	f = folder__new(&c->fo);
 	if (!f) {
@@ -353,14 +566,14 @@ static int run(struct pd_cli_main *m)
 		return PD_EXIT_USAGE;
 	}
 	if (c->print_script) {
-		if (c->script || c->merge)
-			pd_usage_error("--script prints perf.data samples (not with --input=script or --merge)");
+		if (c->script)
+			pd_usage_error("--script prints perf.data samples (not with --input=script)");
 		ret = print_script(m, f);
 	} else {
 		ret = fold_input(m, f);
 		if (ret == PD_EXIT_OK)
-			ret = c->svg ? write_svg(c, f, m->output) :
-			      write_output(f, m->output);
+			ret = c->svg ? write_svg(c, write_folded, f, m->output) :
+			      write_output(write_folded, f, m->output);
 	}
 	folder__free(f);
 	fold_inline__free(c->fo.inliner);
@@ -380,11 +593,13 @@ int main(int argc, char **argv)
 	};
 	struct pd_cli_main m = {
 		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,
-		.longopts = longopts, .bools = bools, .option = option,
+		.longopts = longopts, .shortopts = "S:", .bools = bools,
+		.option = option,
 		.flags = PD_CLI_INPUT | PD_CLI_OUTPUT | PD_CLI_NOT_INPUT |
 			 PD_CLI_VERBOSE,
+		.takes = PD_CLI_INPUTS,
 		.default_input = "perf.data",
-		.extra_arg = "one input file only (or --merge FILE...)",
+		.extra_arg = "the files as arguments or one -i FILE, not both",
 	};
 
 	flame_cli__init(&c.flame);

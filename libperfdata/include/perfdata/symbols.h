@@ -61,6 +61,16 @@ struct pd_symbolizer_opts {
 	 * shadow the right file of this machine.
 	 */
 	const char *const *roots;
+	/*
+	 * Read no symbol table and no debug info of mapped ELF files: their
+	 * files are still looked for (build ids, segments: what unwinding
+	 * needs), but their frames get no symbol and no inline frames, and
+	 * a file found without symbols is no warning. For a caller that
+	 * names those frames later, elsewhere, by build id and offset
+	 * (pd-fold --raw). The kernel, perf maps and JIT code are named as
+	 * usual.
+	 */
+	bool elf_files_only;
 };
 
 struct pd_symbolizer;

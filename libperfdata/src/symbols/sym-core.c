@@ -56,6 +56,7 @@ pd_symbolizer__new(const struct pd_symbolizer_opts *opts)
 		memcpy(&s->opts, opts, opts->sz < sizeof(s->opts) ?
 		       opts->sz : sizeof(s->opts));
 	s->opts.sz = sizeof(s->opts);
+	s->files_only = s->opts.elf_files_only;
 	s->log.fn = s->opts.log;
 	s->log.ctx = s->opts.log_ctx;
 	s->log.name = "symbols";
@@ -310,7 +311,9 @@ struct pd_dso *sym_dso_get(struct pd_symbolizer *s, const struct sym_key *k)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (!d->loaded)
+	/* files only: no symbols is what was asked for; a refusal still
+	 * says why the file is not used */
+	if (!d->loaded && (!s->files_only || d->ident >= SYM_IDENT_MISSING))
 		warn_unloaded(s, d);
 	return d;
 }
