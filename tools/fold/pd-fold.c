@@ -533,7 +533,7 @@ static int run(struct pd_cli_main *m)
 		m->input = m->default_input;
 	if (m->nr_args > 1 && !c->merge && !c->symbolize &&
 	    (c->script || c->print_script))
-		pd_usage_error("several inputs are perf.data files to fold together (not with --input=script or --script)");
+		pd_usage_error("--input=script and --script take one input (several perf.data files fold together)");
 	if (c->flame.first && !c->svg)
 		pd_usage_error("--%s is an option of the flame graph: it needs --svg",
 			       c->flame.first);
