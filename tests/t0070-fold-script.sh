@@ -320,7 +320,7 @@ usage_is "--weight=bad" "--weight" --input=script --weight=bytes "$tmp/p.txt"
 usage_is "--capture=bad" "--capture" --input=script --capture=all "$tmp/p.txt"
 usage_is "--cpu=bad" "--cpu" --input=script --cpu=3-1 "$tmp/p.txt"
 usage_is "--time=bad" "--time" --input=script --time=5 "$tmp/p.txt"
-usage_is "two inputs" "several inputs are perf.data files" --input=script "$tmp/p.txt" "$tmp/p.txt"
+usage_is "two inputs" "one input" --input=script "$tmp/p.txt" "$tmp/p.txt"
 # rc_is DESCRIPTION RC PATTERN: the last command exited RC, PATTERN in $tmp/err
 rc_is() {
 	if [ "$rc" -eq "$2" ] && grep -q -e "$3" "$tmp/err"; then
