@@ -186,10 +186,13 @@ static uint32_t new_run(struct pd_order_queue *o)
 	return o->nr_runs++;
 }
 
-/* a record of size bytes (stored bytes: kept) into the queue */
+/*
+ * A record of size bytes into the queue, its first kept bytes stored (0:
+ * left in the file); *qp the queued record
+ */
 static int push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 		uint32_t kept, uint64_t time, uint64_t offset,
-		uint64_t inner_offset, uint32_t flags)
+		uint64_t inner_offset, uint32_t flags, struct pd_queued **qp)
 {
 	struct pd_order_queue *o = r->order;
 	struct pd_queued *q;
@@ -225,6 +228,7 @@ static int push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 	q->size = size;
 	q->in_file = kept != size;
 	q->stack_at = q->stack_size = 0;
+	*qp = q;
 	if (kept) {
 		memcpy(q->data, rec, kept);
 		memset(q->data + kept, 0, 8);
@@ -255,19 +259,20 @@ int pd__order_push(struct pd_reader *r, const uint8_t *rec, uint32_t size,
 		   uint64_t time, uint64_t offset, uint64_t inner_offset,
 		   uint32_t flags)
 {
-	return push(r, rec, size, size, time, offset, inner_offset, flags);
+	struct pd_queued *q;
+
+	return push(r, rec, size, size, time, offset, inner_offset, flags, &q);
 }
 
 int pd__order_push_in_file(struct pd_reader *r, uint32_t size, uint64_t time,
 			   uint64_t offset, uint32_t stack_at,
 			   uint32_t stack_size)
 {
-	int err = push(r, NULL, size, 0, time, offset, 0, 0);
 	struct pd_queued *q;
+	int err = push(r, NULL, size, 0, time, offset, 0, 0, &q);
 
 	if (err)
 		return err;
-	q = r->order->runs[r->order->cur].tail;
 	q->stack_at = stack_at;
 	q->stack_size = stack_size;
 	return 0;
