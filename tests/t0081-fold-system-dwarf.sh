@@ -222,7 +222,12 @@ mods=$(perf script --kallsyms="$tmp/ks/kallsyms" -F ip,dso -i "$tmp/sys.data" 2>
 	awk '$1 ~ /^ffff[89a-f][0-9a-f]{12}$/ && $2 != "([kernel.kallsyms])" &&
 	     $2 != "([unknown])" && $2 !~ /^\(bpf_/ { n++ } END { print n + 0 }')
 what="system-wide DWARF profile: pd-fold --no-inline folds as $folder ($(wc -l <"$tmp/want") stacks)"
-if [ "$mods" -gt 0 ] && ! cmp -s "$tmp/want" "$tmp/got"; then
+if perf_older_than 6.1; then
+	# pd-fold unwinds by perf 6.1's rules (libperfdata's unwind.c): perf
+	# 5.10 reads the re-mapped library's tables at other bases and steps
+	# through ld.so where 6.1 stops, so this workload's stacks differ
+	skip "$what: pd-fold unwinds as perf 6.1 does, perf $(perf_version) by other rules: no oracle here"
+elif [ "$mods" -gt 0 ] && ! cmp -s "$tmp/want" "$tmp/got"; then
 	skip "$what: $mods frames in modules that perf names from their .ko files, not read by pd-fold"
 elif why=$(refused_files "$tmp/fold.err") && ! cmp -s "$tmp/want" "$tmp/got"; then
 	skip "$what: $why"

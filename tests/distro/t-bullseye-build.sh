@@ -36,7 +36,10 @@ check "Debian 11: make builds warning-free (gcc 10)" \
 
 inside 'cd /src/main && make check' >"$tmp/check.log" 2>&1
 last=$(tail -1 "$tmp/check.log")
-grep -E '^FAIL|^    not ok' "$tmp/check.log" | head -20 | sed 's/^/# /'
+# each failing test with what it printed (run.sh indents it), so that
+# a failure on a machine no one can log in to says what differed
+awk '/^FAIL / { f = 1; print; next } /^    / && f { print; next } { f = 0 }' \
+	"$tmp/check.log" | head -60 | cut -c1-300 | sed 's/^/# /'
 grep -E '# skip' "$tmp/check.log" | sort -u | head -20 | sed 's/^/# /'
 check "Debian 11: make check ends '$last' (none failed)" \
 	sh -c "echo '$last' | grep -qE '^[0-9]+ passed, 0 failed\$'"
