@@ -169,6 +169,7 @@ check "-v: burn-nofp's executable (stripped) and its debuginfo fetched: $(grep -
 	       test $(grep -c 'fetched from' "$tmp/dwarf.err") = $((r2 - r1))"
 check "no warnings when the server has every file" \
 	test "$(grep -c warning "$tmp/fp.err" "$tmp/dwarf.err" | awk -F: '{ s += $2 } END { print s }')" = 0
+grep -h warning "$tmp/fp.err" "$tmp/dwarf.err" | head -3 | cut -c1-300 | sed 's/^/# /'
 r2=$(requests)
 run unwind "$PD_BIN/pd-unwind" -v "$tmp/dwarf.data" -o "$tmp/unwind.data"
 r3=$(requests)
