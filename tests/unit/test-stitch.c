@@ -6,6 +6,11 @@
  * not across an exec, an EXIT or a FORK of its tid, not across a map over
  * the frames it would take; a chain that did not end at the copy's end is
  * left alone; the result stays within max; the budget forgets the oldest.
+ * Chains that have the frame but disagree beyond it (the same function at
+ * the same depth under other callers) give nothing; a chain cut there too
+ * gives what it has, ending as cut (deep's live recordings in t0220: the
+ * 0 that ends it is the chain's end, not a frame), and the one reaching
+ * farthest is taken.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -163,6 +168,100 @@ int main(void)
 	feed_full(st, 1, 1);
 	CHECK(try_cut(st, 5, 1, &h, MAXF) == 0, "its tid in another process: not stitched");
 	pd__uw_stitch_free(st);
+
+	/*
+	 * The same function at the same depth under another caller: 200@20
+	 * called from 301@30 instead of 300@30. Both kept, the cut chain's
+	 * last frame 200@20 matches both: nothing taken.
+	 */
+	st = pd__uw_stitch_new(0);
+	CHECK(st, "a stitcher");
+	if (!st)
+		return tap_done();
+	{
+		static const uint64_t b_pcs[] = { 110, 200, 301, 400, 0 };
+		static const uint64_t c_pcs[] = { 120, 200, 300, 0, 0 };
+		static const uint64_t c_sps[] = { 12, 20, 30, 36, 0 };
+		static const uint64_t z_pcs[] = { 120, 200, 0, 0 };
+		static const uint64_t z_sps[] = { 12, 20, 26, 0 };
+		static const uint64_t part[] = { 150, 250, 200, 300, 0 };
+		static const uint64_t part_sps[] = { 5, 8, 20, 30, 36 };
+		static const uint64_t s_sps[] = { 10, 20, 31, 40, 0 };
+
+		feed_full(st, 1, 4);
+		pd__uw_stitch_chain(st, 1, 4, mk(&h, b_pcs, full_sps,
+						 PD_UNWIND_STOP_ROOT, MAXF));
+		ret = try_cut(st, 1, 4, &h, MAXF);
+		CHECK(ret == 0 && h.c.n == 3 && h.c.stop == PD_UNWIND_STOP_STACK,
+		      "chains with the frame under other callers: not stitched");
+		/* the same pcs, a caller at another stack address */
+		feed_full(st, 1, 7);
+		pd__uw_stitch_chain(st, 1, 7, mk(&h, full_pcs, s_sps,
+						 PD_UNWIND_STOP_ROOT, MAXF));
+		ret = try_cut(st, 1, 7, &h, MAXF);
+		CHECK(ret == 0 && h.c.n == 3,
+		      "... or with a caller at another stack pointer: not stitched");
+
+		/* deep's case: the only chain with the frame was cut too */
+		pd__uw_stitch_chain(st, 1, 5, mk(&h, c_pcs, c_sps,
+						 PD_UNWIND_STOP_STACK, MAXF));
+		ret = try_cut(st, 1, 5, &h, MAXF);
+		CHECK(ret == 1 && h.c.n == 5 && !memcmp(h.pcs, part, sizeof(part)) &&
+		      !memcmp(h.sps, part_sps, sizeof(part_sps)) &&
+		      h.c.stop == PD_UNWIND_STOP_STACK,
+		      "from a chain cut too: its frames, then its end (0), cut still");
+		/* a whole chain after it: it agrees as far as the cut one goes */
+		feed_full(st, 1, 5);
+		ret = try_cut(st, 1, 5, &h, MAXF);
+		CHECK(ret == 1 && h.c.n == 5 && !memcmp(h.pcs, want, sizeof(want)) &&
+		      h.c.stop == PD_UNWIND_STOP_ROOT,
+		      "a whole chain and a cut one agreeing: whole");
+		/* the whole one older, a cut one newer: the whole one taken */
+		feed_full(st, 1, 6);
+		pd__uw_stitch_chain(st, 1, 6, mk(&h, c_pcs, c_sps,
+						 PD_UNWIND_STOP_STACK, MAXF));
+		ret = try_cut(st, 1, 6, &h, MAXF);
+		CHECK(ret == 1 && h.c.n == 5 && !memcmp(h.pcs, want, sizeof(want)) &&
+		      h.c.stop == PD_UNWIND_STOP_ROOT,
+		      "the chain reaching farthest is taken, not the nearest");
+
+		/* nothing beyond the frame but a cut chain's end */
+		pd__uw_stitch_chain(st, 1, 8, mk(&h, z_pcs, z_sps,
+						 PD_UNWIND_STOP_STACK, MAXF));
+		ret = try_cut(st, 1, 8, &h, MAXF);
+		CHECK(ret == 0 && h.c.n == 3,
+		      "a chain with only the 0 of its end beyond the frame: nothing taken");
+	}
+	pd__uw_stitch_free(st);
+
+	/* the window's later chains are counted the same way */
+	{
+		static const uint64_t b_pcs[] = { 110, 200, 301, 400 };
+		static const uint64_t c_pcs[] = { 120, 200, 300, 0 };
+		static const bool no_act[4];
+		struct pd__uw_frames a = {
+			.pcs = full_pcs, .sps = full_sps, .n = 4,
+			.stop = PD_UNWIND_STOP_ROOT,
+		};
+		struct pd__uw_frames b = a, c = a;
+		struct pd__uw_cands cs;
+
+		b.pcs = b_pcs;
+		c.pcs = c_pcs;
+		c.act = no_act;
+		c.stop = PD_UNWIND_STOP_STACK;
+		CHECK(pd__uw_stitch_agree(&a, 1, &c, 1), "a cut chain agrees as far as it goes");
+		CHECK(!pd__uw_stitch_agree(&a, 1, &b, 1), "other callers: no agreement");
+		memset(&cs, 0, sizeof(cs));
+		pd__uw_stitch_consider(&cs, &c, 1);
+		pd__uw_stitch_consider(&cs, &a, 1);
+		CHECK(!cs.ambiguous && cs.beyond == 2 && cs.ref.pcs == full_pcs,
+		      "of two that agree, the one reaching farthest");
+		pd__uw_stitch_consider(&cs, &b, 1);
+		mk(&h, cut_pcs, cut_sps, PD_UNWIND_STOP_STACK, MAXF);
+		CHECK(cs.ambiguous && !pd__uw_stitch_apply(&h.c, 2, &cs) && h.c.n == 3,
+		      "a third that disagrees: nothing applied");
+	}
 
 	/* a budget of one chain: the older ones go */
 	st = pd__uw_stitch_new(1);

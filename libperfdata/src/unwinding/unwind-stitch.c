@@ -10,9 +10,21 @@
  * pc in every sample taken while it lives, and what lies beyond it on
  * the stack (its callers) is the same too. So a cut chain whose last
  * frame has the stack pointer and pc of a frame of such a chain goes on
- * with that chain's frames beyond it. A frame whose function returned
- * and was called again from the same place at the same depth matches
- * too; its callers are then the same functions at the same places.
+ * with that chain's frames beyond it.
+ *
+ * A frame with the same stack pointer and pc is not always the same
+ * live frame: a function that returned and was called again at the same
+ * depth from the same place in a function of the same frame size, but
+ * under other callers (f1 > g and f2 > g), matches as well, and nothing
+ * in the cut sample tells them apart (what would, the return address
+ * beyond the frame, lies beyond its copy). So every chain of the thread
+ * that has the frame is asked, the earlier ones kept here and the later
+ * ones of the window (unwind-window.c): all of them must agree on every
+ * frame beyond it, stack pointer, pc and activation, as far as both go
+ * (a chain cut there too agrees as far as it goes), or nothing is taken.
+ * A frame seen with two different sets of callers is not stitched at;
+ * the one reaching farthest is taken. A chain whose only entry beyond
+ * the frame is the 0 that ends a cut chain has nothing to give.
  *
  * Kept per thread: its last chains (CHAINS_PER_THREAD, the newest first,
  * which is what "nearest in time before" finds first), within a budget
@@ -290,32 +302,89 @@ void pd__uw_stitch_take(struct pd__uw_chain *c, int k, const uint64_t *pcs,
 	c->stop = m == n - (j + 1) ? stop : PD_UNWIND_STOP_MAX;
 }
 
-/* c stitched from t's chains, step after step: whether it was. */
-static int stitch(struct st_thread *t, struct pd__uw_chain *c)
+static bool act_at(const bool *act, int i)
 {
-	struct donor *used[MAX_STEPS];
-	int steps = 0, k;
+	return act ? act[i] : false;
+}
 
-	while (steps < MAX_STEPS && (k = pd__uw_stitch_at(c)) >= 0) {
-		struct donor *d = NULL;
-		int i, u, j = -1;
+/* f's frames after j up to its end, or to a 0 pc (a cut chain's end) */
+static int beyond(const struct pd__uw_frames *f, int j)
+{
+	int i;
 
-		/* the newest first: the nearest in time */
-		for (i = 0; i < t->nr && j < 0; i++) {
-			d = t->d[i];
-			for (u = 0; u < steps && used[u] != d; u++)
-				;
-			if (u == steps)
-				j = pd__uw_stitch_find(c, k, d->pcs, d->sps,
-						       d->act, d->n);
-		}
-		if (j < 0)
-			break;
-		used[steps++] = d;
-		pd__uw_stitch_take(c, k, d->pcs, d->sps, d->act, d->n, j,
-				   d->stop);
+	for (i = j + 1; i < f->n && f->pcs[i]; i++)
+		;
+	return i - (j + 1);
+}
+
+bool pd__uw_stitch_agree(const struct pd__uw_frames *a, int ja,
+			 const struct pd__uw_frames *b, int jb)
+{
+	int i = ja + 1, l = jb + 1;
+
+	for (; i < a->n && l < b->n && a->pcs[i] && b->pcs[l]; i++, l++)
+		if (a->pcs[i] != b->pcs[l] || a->sps[i] != b->sps[l] ||
+		    act_at(a->act, i) != act_at(b->act, l))
+			return false;
+	return true;
+}
+
+/*
+ * Each chain is compared with the one reaching farthest so far: one that
+ * agrees with it over all its own frames agrees with every other that
+ * did, so disagreeing pairs are all found.
+ */
+void pd__uw_stitch_consider(struct pd__uw_cands *cs,
+			    const struct pd__uw_frames *f, int j)
+{
+	int m = beyond(f, j);
+
+	/* nothing to give (only the end of a chain cut there too) */
+	if (!m || cs->ambiguous)
+		return;
+	if (cs->beyond && !pd__uw_stitch_agree(&cs->ref, cs->j, f, j)) {
+		cs->ambiguous = true;
+		return;
 	}
-	return steps > 0;
+	if (m > cs->beyond) {
+		cs->ref = *f;
+		cs->j = j;
+		cs->beyond = m;
+	}
+}
+
+void pd__uw_stitch_gather(struct pd__uw_stitch *st, int32_t pid, int32_t tid,
+			  const struct pd__uw_chain *c, int k,
+			  struct pd__uw_cands *cs)
+{
+	struct st_thread *t = find_thread(st, tid);
+	int i, j;
+
+	if (!t || t->pid != pid)
+		return;
+	/* the newest first: the nearest in time, taken if as far-reaching */
+	for (i = 0; i < t->nr; i++) {
+		struct donor *d = t->d[i];
+		struct pd__uw_frames f = {
+			.pcs = d->pcs, .sps = d->sps, .act = d->act,
+			.n = d->n, .stop = d->stop,
+		};
+
+		j = pd__uw_stitch_find(c, k, d->pcs, d->sps, d->act, d->n);
+		if (j >= 0)
+			pd__uw_stitch_consider(cs, &f, j);
+	}
+}
+
+bool pd__uw_stitch_apply(struct pd__uw_chain *c, int k,
+			 const struct pd__uw_cands *cs)
+{
+	const struct pd__uw_frames *f = &cs->ref;
+
+	if (cs->ambiguous || !cs->beyond)
+		return false;
+	pd__uw_stitch_take(c, k, f->pcs, f->sps, f->act, f->n, cs->j, f->stop);
+	return true;
 }
 
 static struct st_thread *get_thread(struct pd__uw_stitch *st, int32_t pid,
@@ -423,11 +492,18 @@ static int keep(struct pd__uw_stitch *st, struct st_thread *t,
 int pd__uw_stitch_before(struct pd__uw_stitch *st, int32_t pid, int32_t tid,
 			 struct pd__uw_chain *c)
 {
-	struct st_thread *t = find_thread(st, tid);
+	int steps = 0, k;
 
-	if (!t || t->pid != pid)
-		return 0;
-	return stitch(t, c);
+	while (steps < MAX_STEPS && (k = pd__uw_stitch_at(c)) >= 0) {
+		struct pd__uw_cands cs;
+
+		memset(&cs, 0, sizeof(cs));
+		pd__uw_stitch_gather(st, pid, tid, c, k, &cs);
+		if (!pd__uw_stitch_apply(c, k, &cs))
+			break;
+		steps++;
+	}
+	return steps > 0;
 }
 
 int pd__uw_stitch_keep(struct pd__uw_stitch *st, int32_t pid, int32_t tid,

@@ -2,9 +2,10 @@
 /*
  * Stitching (unwind-stitch.c): a chain that ended because the stack copy
  * ended, completed from an earlier chain of the same thread that has its
- * last frame, at the same stack address with the same pc. Fed in the
- * samples' order, with the records that end what a thread's chains say
- * (exec, EXIT, maps over their frames).
+ * last frame, at the same stack address with the same pc, when every
+ * chain of the thread with that frame agrees on what lies beyond it.
+ * Fed in the samples' order, with the records that end what a thread's
+ * chains say (exec, EXIT, maps over their frames).
  */
 #ifndef PD_UNWIND_STITCH_H
 #define PD_UNWIND_STITCH_H
@@ -68,5 +69,41 @@ int pd__uw_stitch_find(const struct pd__uw_chain *c, int k,
 void pd__uw_stitch_take(struct pd__uw_chain *c, int k, const uint64_t *pcs,
 			const uint64_t *sps, const bool *act, int n, int j,
 			int stop);
+
+/* Another chain's frames (act NULL: none is an activation). */
+struct pd__uw_frames {
+	const uint64_t *pcs, *sps;
+	const bool *act;
+	int n, stop;
+};
+
+/*
+ * The chains one step of stitching could take from, from every source
+ * (the thread's earlier chains, the window's later ones): every chain of
+ * the thread with c's frame k and a frame beyond it must agree with the
+ * others on each frame beyond it (stack pointer, pc, activation) as far
+ * as both go, or none is taken. ref: the one reaching farthest, its
+ * frame j being c's frame k, with beyond frames after it (0: none yet).
+ * Zeroed before the first.
+ */
+struct pd__uw_cands {
+	struct pd__uw_frames ref;
+	int j, beyond;
+	bool ambiguous;		/* two of them disagree */
+};
+
+/* Whether a's frames after ja and b's after jb agree as far as both go. */
+bool pd__uw_stitch_agree(const struct pd__uw_frames *a, int ja,
+			 const struct pd__uw_frames *b, int jb);
+/* chain f, whose frame j is c's frame k, counted in cs */
+void pd__uw_stitch_consider(struct pd__uw_cands *cs,
+			    const struct pd__uw_frames *f, int j);
+/* the thread's earlier chains with c's frame k, counted in cs */
+void pd__uw_stitch_gather(struct pd__uw_stitch *st, int32_t pid, int32_t tid,
+			  const struct pd__uw_chain *c, int k,
+			  struct pd__uw_cands *cs);
+/* c's frames after k replaced by cs's ref's: false when none or ambiguous */
+bool pd__uw_stitch_apply(struct pd__uw_chain *c, int k,
+			 const struct pd__uw_cands *cs);
 
 #endif /* PD_UNWIND_STITCH_H */

@@ -283,33 +283,35 @@ static bool under(const uint64_t *pcs, int from, int n,
 	return false;
 }
 
-int pd__uw_window_stitch(struct pd__uw_window *w, int32_t pid, int32_t tid,
-			 struct pd__uw_chain *c)
+void pd__uw_window_gather(struct pd__uw_window *w, int32_t pid, int32_t tid,
+			  const struct pd__uw_chain *c, int k,
+			  struct pd__uw_cands *cs)
 {
 	const struct entry *maps[MAX_MAPS];
-	int k = pd__uw_stitch_at(c), nr_maps = 0, j;
+	int nr_maps = 0, j;
 	uint64_t i;
 
-	if (k < 0 || w->failed || w->tail == w->head)
-		return 0;
+	if (w->failed || w->tail == w->head)
+		return;
 	/* the one at the tail is the sample c is of */
 	for (i = w->tail + 1; i < w->head; i++) {
 		const struct entry *e = &w->ring[i % CAP];
+		struct pd__uw_frames f;
 
 		switch (e->kind) {
 		case E_GONE_TID:
 			if (e->tid == tid)
-				return 0;
+				return;
 			break;
 		case E_EXEC:
 			if (e->pid == pid)
-				return 0;
+				return;
 			break;
 		case E_MAP:
 			if (e->pid != pid)
 				break;
 			if (nr_maps == MAX_MAPS)
-				return 0;
+				return;
 			maps[nr_maps++] = e;
 			break;
 		case E_SAMPLE:
@@ -319,25 +321,41 @@ int pd__uw_window_stitch(struct pd__uw_window *w, int32_t pid, int32_t tid,
 					       e->act, e->nr);
 			if (j < 0)
 				break;
-			/* the frames it would take lie in a map since changed */
+			/*
+			 * its frames beyond lie in a map since changed: other
+			 * code, neither taken nor asked, nor the chains after
+			 */
 			if (under(e->ips, j + 1, e->nr, maps, nr_maps))
-				return 0;
-			pd__uw_stitch_take(c, k, e->ips, e->ips + e->nr, e->act,
-					   e->nr, j, e->stop);
-			return 1;
+				return;
+			f.pcs = e->ips;
+			f.sps = e->ips + e->nr;
+			f.act = e->act;
+			f.n = e->nr;
+			f.stop = e->stop;
+			pd__uw_stitch_consider(cs, &f, j);
+			break;
 		}
 	}
-	return 0;
 }
 
 int pd__uw_window_stitch_all(struct pd__uw_stitch *st, struct pd__uw_window *w,
 			     int32_t pid, int32_t tid, struct pd__uw_chain *c)
 {
-	int steps;
+	int steps, k;
 
-	for (steps = 0; steps < MAX_STEPS; steps++)
-		if (!pd__uw_stitch_before(st, pid, tid, c) &&
-		    !(w && pd__uw_window_stitch(w, pid, tid, c)))
+	for (steps = 0; steps < MAX_STEPS; steps++) {
+		struct pd__uw_cands cs;
+
+		k = pd__uw_stitch_at(c);
+		if (k < 0)
 			break;
+		/* every chain of the thread with the frame, before and after */
+		memset(&cs, 0, sizeof(cs));
+		pd__uw_stitch_gather(st, pid, tid, c, k, &cs);
+		if (w)
+			pd__uw_window_gather(w, pid, tid, c, k, &cs);
+		if (!pd__uw_stitch_apply(c, k, &cs))
+			break;
+	}
 	return steps;
 }

@@ -47,18 +47,21 @@ bool pd__uw_window_sample(struct pd__uw_window *w, const struct pd_event *ev,
 			  struct pd__uw_got *got);
 
 /*
- * One step of stitching chain c of the last sample given, of thread
- * pid/tid, from the first later chain of the thread in the window with
- * its last frame; none across the thread's end, an exec, or a map of the
- * process over the frames it would take. 1: a step taken, 0: none.
+ * The later chains of thread pid/tid in the window with c's frame k (c
+ * of the last sample given), counted in cs: up to the thread's end or an
+ * exec, and not those whose frames beyond it lie in a map of the process
+ * made since (nor any after such a one).
  */
-int pd__uw_window_stitch(struct pd__uw_window *w, int32_t pid, int32_t tid,
-			 struct pd__uw_chain *c);
+void pd__uw_window_gather(struct pd__uw_window *w, int32_t pid, int32_t tid,
+			  const struct pd__uw_chain *c, int k,
+			  struct pd__uw_cands *cs);
 
 /*
  * Chain c of the last sample given (w may be NULL: earlier chains only)
- * stitched from the thread's earlier chains in st, else from its later
- * ones in w, step after step: the number of steps taken (0: as it was).
+ * stitched from the thread's chains that have its last frame, earlier
+ * ones in st and later ones in w, when they all agree beyond it (the one
+ * reaching farthest taken), step after step: the number of steps taken
+ * (0: as it was).
  */
 int pd__uw_window_stitch_all(struct pd__uw_stitch *st, struct pd__uw_window *w,
 			     int32_t pid, int32_t tid, struct pd__uw_chain *c);
