@@ -10,6 +10,8 @@
 #   make bench           throughput against perf on large inputs
 #   make bench-system    its system-wide step alone (perf record -a at the sizes
 #                        of PD_BENCH_SYSTEM_SIZES, 1G unless set)
+#   make bench-stitch    DWARF samples reaching their root, without and with
+#                        pd-unwind --stitch (mixed bench, testdata, deep)
 #   make distro-check    build and tests in Debian chroots (tests/distro/)
 #   make arm64-check     recordings by arm64 perf in an emulated arm64
 #                        Debian guest, checked live (tests/arm64/)
@@ -122,7 +124,7 @@ SHARED_LIB  := $(B)/libperfdata.so.$(VERSION)
 PC_FILE     := $(B)/libperfdata.pc
 
 .SECONDARY:
-.PHONY: all lib tools check check-bins asan ubsan sanitize bench bench-system bench-fleet install uninstall clean help fuzz fuzz-bins layout \
+.PHONY: all lib tools check check-bins asan ubsan sanitize bench bench-system bench-fleet bench-stitch install uninstall clean help fuzz fuzz-bins layout \
 	static dist distro-check arm64-check fleet-check python python-if-headers
 all: lib tools
 
@@ -348,6 +350,11 @@ bench-system: all
 
 bench-fleet: all
 	@B=$(B) sh tests/bench-fleet.sh
+
+# the share of DWARF samples reaching their root, without and with
+# pd-unwind --stitch (tests/bench-stitch.sh)
+bench-stitch: all
+	@B=$(B) sh tests/bench-stitch.sh
 
 install: all python-if-headers
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/perfdata \

@@ -340,6 +340,12 @@ static int plan_evsel(struct conv *c, const struct pd_evsel *e,
 		oe->rewrite_samples = true;
 		c->rep->changed[PD_SHIM_UNWIND]++;
 	}
+	/* user stack copies cut (opts.stack_size), as a smaller dwarf,N */
+	if (c->o->stack_size && (a->sample_type & PD_SAMPLE_STACK_USER) &&
+	    a->sample_stack_user > c->o->stack_size) {
+		a->sample_stack_user = (uint32_t)c->o->stack_size;
+		oe->rewrite_samples = true;
+	}
 	if (on(c, PD_SHIM_SAMPLE_TYPE) && c->t) {
 		st = evsel_removed_bits(c->t, a, &rf, &bst);
 		if (st || rf || bst) {
@@ -1138,6 +1144,18 @@ static int convert_sample(struct conv *c, const struct pd_event *ev)
 		if ((added & PD_SAMPLE_PERIOD) && ev->evsel)
 			unwound.period = ev->evsel->attr.sample_period;
 		/* (a CALLCHAIN given: nr 0, as the sample's is) */
+	}
+	/* the copy's first stack_size bytes, what the kernel would have
+	 * copied with that size (it fills a copy from the stack pointer) */
+	if (c->o->stack_size && (oe->attr.sample_type & PD_SAMPLE_STACK_USER) &&
+	    smp->user_stack.size > c->o->stack_size) {
+		if (smp != &unwound) {
+			unwound = *smp;
+			smp = &unwound;
+		}
+		unwound.user_stack.size = c->o->stack_size;
+		if (unwound.user_stack.dyn_size > c->o->stack_size)
+			unwound.user_stack.dyn_size = c->o->stack_size;
 	}
 	err = pd__encode_sample(smp, &oe->attr, ev->misc, c->buf,
 				sizeof(c->buf), &size);

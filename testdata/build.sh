@@ -44,3 +44,7 @@ $CC -O2 -g $FP $MAP -o bin/mangled src/mangled.c
 # sleeps in known functions (wait_long three times wait_short), for
 # off-CPU profiles (pd-record --off-cpu); dynamic to stay small
 $CC -O2 -g $FP $MAP -o bin/waiter src/waiter.c
+# stacks of 24 to 60 frames of 432 bytes, deeper than perf's default 8 KiB
+# stack copy, for stitching (pd-unwind --stitch); no frame pointers, as
+# DWARF unwinding is for; dynamic to stay small
+$CC -O2 -g -fomit-frame-pointer $MAP -o bin/deep src/deep.c

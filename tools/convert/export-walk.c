@@ -62,6 +62,13 @@ static int sample(struct walk *w, const struct pd_event *ev)
 	return pd_read_periods__for_each(w->reads, ev, one, w);
 }
 
+/* A record that is not a sample: the session's, and the stitcher's. */
+static int other_event(struct walk *w, const struct pd_event *ev)
+{
+	pd_unwinder__event(w->unwinder, ev);
+	return pd_session__event(w->session, ev);
+}
+
 int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,
 		void *ctx)
 {
@@ -83,6 +90,9 @@ int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,
 		.sz = sizeof(uopts),
 		.max_stack = MAX_STACK,
 		.no_inline = o->data.no_inline,
+		.stitch = o->data.stitch,
+		/* read again for stitching from later samples */
+		.path = o->input,
 	};
 	const struct pd_event *ev = NULL;
 	struct walk *w;
@@ -115,7 +125,7 @@ int export_walk(const struct export_opts *o, const struct export_walk_ops *ops,
 		if (ev->type == PD_RECORD_SAMPLE)
 			err = sample(w, ev);
 		else
-			err = pd_session__event(w->session, ev);
+			err = other_event(w, ev);
 		if (err < 0) {
 			pd_err("%s: offset %#" PRIx64 ": %s", o->input, ev->offset,
 			       pd_strerror(err));

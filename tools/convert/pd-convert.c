@@ -72,6 +72,12 @@ static void usage(FILE *f)
 "                          of --target-perf if given), OUT/.build-id/\n"
 "                          (perf's build-id cache layout: buildid.dir = OUT),\n"
 "                          OUT/kallsyms and OUT/manifest\n"
+"      --stack-size=N      cut each sample's user stack copy (--call-graph\n"
+"                          dwarf) to its first N bytes (a multiple of 8,\n"
+"                          at most 65528), as if recorded with dwarf,N\n"
+"      --stitch            with --to and --shim=unwind: complete the DWARF\n"
+"                          chains cut where the stack copy ended from the\n"
+"                          same thread's earlier ones (see pd-unwind(1))\n"
 "      --explain           write nothing; tell which shims apply to IN for\n"
 "                          the target and what each changes, with counts\n"
 "      --list-targets      the perf versions and distributions --target-perf\n"
@@ -206,7 +212,7 @@ enum {
 	OPT_TARGET = 256, OPT_SHIM, OPT_NO_SHIM, OPT_DECOMPRESS, OPT_ENDIAN,
 	OPT_EXPLAIN, OPT_LIST_TARGETS, OPT_LIST_SHIMS, OPT_TO,
 	OPT_FROM_ARCHIVE, OPT_KALLSYMS, OPT_SYMFS, OPT_VMLINUX,
-	OPT_NO_DEBUGINFOD, OPT_ROOT,
+	OPT_NO_DEBUGINFOD, OPT_ROOT, OPT_STACK_SIZE, OPT_STITCH,
 };
 
 /* The options of the perf.data rewrite, which --to takes none of */
@@ -217,7 +223,8 @@ enum {
 	CLI_WRITE_LONGOPTS, \
 	{ "decompress", no_argument, NULL, OPT_DECOMPRESS }, \
 	{ "endian", required_argument, NULL, OPT_ENDIAN }, \
-	{ "explain", no_argument, NULL, OPT_EXPLAIN }
+	{ "explain", no_argument, NULL, OPT_EXPLAIN }, \
+	{ "stack-size", required_argument, NULL, OPT_STACK_SIZE }
 
 static const struct option longopts[] = {
 	REWRITE_LONGOPTS,
@@ -232,6 +239,7 @@ static const struct option longopts[] = {
 	{ "root", required_argument, NULL, OPT_ROOT },
 	{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 	{ "no-debuginfod", no_argument, NULL, OPT_NO_DEBUGINFOD },
+	{ "stitch", no_argument, NULL, OPT_STITCH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -245,6 +253,23 @@ struct cli {
 	bool rewrite_opts;	/* one of REWRITE_LONGOPTS was given */
 	bool do_explain, to_archive, from_archive;
 };
+
+/*
+ * --stack-size=N: bytes of each user stack copy kept, as perf's
+ * --call-graph dwarf,N takes them (rounded up to a multiple of 8, at
+ * most 65528)
+ */
+static uint64_t parse_stack_size(const char *arg)
+{
+	unsigned long long n;
+	char *end;
+
+	errno = 0;
+	n = strtoull(arg, &end, 0);
+	if (errno || *end || end == arg || arg[0] == '-' || !n || n > 65528)
+		pd_usage_error("--stack-size must be 1..65528 bytes");
+	return (n + 7) & ~7ULL;
+}
 
 /* Applies opt when it is one of REWRITE_LONGOPTS; false for any other. */
 static bool rewrite_option(struct cli *c, int opt, const char *arg)
@@ -275,6 +300,9 @@ static bool rewrite_option(struct cli *c, int opt, const char *arg)
 		return true;
 	case OPT_EXPLAIN:
 		c->do_explain = true;
+		return true;
+	case OPT_STACK_SIZE:
+		c->co.stack_size = parse_stack_size(arg);
 		return true;
 	}
 	return false;
@@ -313,6 +341,10 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		break;
 	case OPT_VMLINUX:
 		c->ao.vmlinux = c->xo.data.vmlinux = arg;
+		break;
+	case OPT_STITCH:
+		/* --to's formats, and --shim=unwind */
+		c->xo.data.stitch = c->uo.stitch = true;
 		break;
 	case OPT_NO_DEBUGINFOD:
 		/* --to's formats and archive, and --shim=unwind */
@@ -410,6 +442,9 @@ static int run(struct pd_cli_main *m)
 		c->co.mode = output ? target_cli__mode(output) : PD_MODE_FILE;
 	cli_write__stdout_mode(&c->co, output);
 
+	if (c->uo.stitch && !((c->co.shims_add & ~c->co.shims_remove) &
+			      (1ULL << PD_SHIM_UNWIND)))
+		pd_usage_error("--stitch goes with --to or --shim=unwind");
 	/* unwinding follows the session in time order, as perf does */
 	if ((c->co.shims_add & ~c->co.shims_remove) &
 	    (1ULL << PD_SHIM_UNWIND)) {

@@ -96,6 +96,9 @@ bool fold_cli__option(int opt, const char *arg, struct fold_opts *fo,
 	case FOLD_OPT_NO_DEBUGINFOD:
 		data->no_debuginfod = true;
 		break;
+	case FOLD_OPT_STITCH:
+		data->stitch = true;
+		break;
 	default:
 		return false;
 	}

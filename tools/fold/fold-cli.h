@@ -30,6 +30,7 @@ enum fold_cli_opt {
 	FOLD_OPT_EVENT, FOLD_OPT_WEIGHT, FOLD_OPT_CAPTURE, FOLD_OPT_COMM,
 	FOLD_OPT_CPU, FOLD_OPT_TIME, FOLD_OPT_SYMFS, FOLD_OPT_KALLSYMS,
 	FOLD_OPT_VMLINUX, FOLD_OPT_JOBS, FOLD_OPT_NO_DEBUGINFOD, FOLD_OPT_ROOT,
+	FOLD_OPT_STITCH,
 };
 
 #define FOLD_CLI_LONGOPTS \
@@ -52,7 +53,8 @@ enum fold_cli_opt {
 	{ "kallsyms", required_argument, NULL, FOLD_OPT_KALLSYMS }, \
 	{ "vmlinux", required_argument, NULL, FOLD_OPT_VMLINUX }, \
 	{ "jobs", required_argument, NULL, FOLD_OPT_JOBS }, \
-	{ "no-debuginfod", no_argument, NULL, FOLD_OPT_NO_DEBUGINFOD }
+	{ "no-debuginfod", no_argument, NULL, FOLD_OPT_NO_DEBUGINFOD }, \
+	{ "stitch", no_argument, NULL, FOLD_OPT_STITCH }
 
 /*
  * Applies opt (with its argument) to fo and data when it is one of

@@ -428,6 +428,13 @@ static int offcpu_sample(struct fold_run *run, const struct pd_event *ev)
 	return resume(run, s->pid, s->tid, s->time);
 }
 
+/* A record that is not a sample: the session's, and the stitcher's. */
+static int session_event(struct fold_run *run, const struct pd_event *ev)
+{
+	pd_unwinder__event(run->unwinder, ev);
+	return pd_session__event(run->session, ev);
+}
+
 int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		   struct folder *f)
 {
@@ -453,6 +460,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		.no_inline = o->no_inline,
 		.jobs = o->jobs,
 		.path = path,
+		.stitch = o->stitch,
 	};
 	const struct pd_event *ev;
 	struct fold_run *run;
@@ -524,7 +532,7 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 		else if (ev->type == PD_RECORD_SAMPLE)
 			err = fold_sample(run, ev);
 		else
-			err = pd_session__event(run->session, ev);
+			err = session_event(run, ev);
 		/* a context switch in: the task runs again */
 		if (!err && run->offcpu &&
 		    (ev->type == PD_RECORD_SWITCH ||

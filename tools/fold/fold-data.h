@@ -24,6 +24,8 @@ struct fold_data_opts {
 	bool no_inline;		/* --no-inline: DWARF callchains without
 				 * inlined frames */
 	int jobs;		/* --jobs: threads unwinding (0: auto) */
+	bool stitch;		/* --stitch: cut DWARF chains completed from
+				 * the thread's earlier ones */
 	FILE *script_out;	/* --script: print perf script text instead */
 	bool script_all;	/* with script_out: the samples without a
 				 * callchain too, on one line each, as perf

@@ -35,6 +35,11 @@ static void usage(FILE *f)
 "  -o, --output=OUT        output file; replaced only when complete\n"
 "      --keep-stack        keep REGS_USER and STACK_USER in the samples\n"
 "      --max-stack=N       unwind at most N user frames (default 127)\n"
+"      --stitch            complete the chains cut where the stack copy\n"
+"                          ended from the same thread's earlier chains\n"
+"                          (a frame at the same stack address with the\n"
+"                          same return address; same exec, no map changed\n"
+"                          under the frames taken): beyond what perf shows\n"
 "      --symfs=DIR         look for the profiled binaries under DIR\n"
 "      --root=DIR          also look for them in DIR, a container's or\n"
 "                          image's root (DIR + recorded path, its\n"
@@ -53,8 +58,8 @@ static void usage(FILE *f)
 "  -h, --help              this help\n"
 "\n"
 "A summary goes to standard error: samples unwound fully (to the\n"
-"outermost frame), partly (with the reason) and not at all, and the\n"
-"binaries that were not found.\n"
+"outermost frame), partly (with the reason) and not at all, those\n"
+"stitched (--stitch), and the binaries that were not found.\n"
 "\n"
 "Exit status: 0 success, 1 unreadable input or failed write, 2 bad usage.\n",
 		pd_prog);
@@ -72,10 +77,14 @@ static int parse_int(const char *s, const char *what, int lo, int hi)
 	return (int)l;
 }
 
-enum { OPT_KEEP = 256, OPT_MAX_STACK, OPT_SYMFS, OPT_NO_DEBUGINFOD, OPT_ROOT };
+enum {
+	OPT_KEEP = 256, OPT_MAX_STACK, OPT_SYMFS, OPT_NO_DEBUGINFOD, OPT_ROOT,
+	OPT_STITCH,
+};
 
 static const struct option longopts[] = {
 	{ "keep-stack", no_argument, NULL, OPT_KEEP },
+	{ "stitch", no_argument, NULL, OPT_STITCH },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "root", required_argument, NULL, OPT_ROOT },
@@ -165,7 +174,8 @@ int main(int argc, char **argv)
 		.uo = { .sz = sizeof(c.uo) },
 	};
 	const struct pd_cli_bool bools[] = {
-		{ OPT_KEEP, &c.uo.keep_stack }, { 0 },
+		{ OPT_KEEP, &c.uo.keep_stack }, { OPT_STITCH, &c.uo.stitch },
+		{ 0 },
 	};
 	struct pd_cli_main m = {
 		.init = pd_cli_init, .usage = usage, .run = run, .tool = &c,

@@ -4,6 +4,10 @@
  *
  *   pd-unwind: dwarf.data: 40 samples unwound: 38 fully, 2 partly, 0 not at all
  *   pd-unwind:   partly: 2 stack copy too short
+ *
+ * With --stitch, "; N stitched" after the first line's counts: samples
+ * whose chain was completed from the thread's earlier chains, counted
+ * fully or partly by how the completed chain ends.
  *   pd-unwind:   missing ELF: /system/lib64/libc.so (8 samples)
  */
 #include <inttypes.h>
@@ -42,6 +46,8 @@ void unwind_summary__print(FILE *f, const char *name,
 		pd_prog, name, s->samples, s->full, s->partial, s->none);
 	if (s->no_regs)
 		fprintf(f, "; %" PRIu64 " without user registers", s->no_regs);
+	if (s->stitched)
+		fprintf(f, "; %" PRIu64 " stitched", s->stitched);
 	if (s->threads > 1)
 		fprintf(f, " (%u threads)", s->threads);
 	fputc('\n', f);

@@ -311,6 +311,13 @@ struct pd_convert_opts {
 	 */
 	const struct pd_build_id *build_ids;
 	size_t nr_build_ids;
+	/*
+	 * User stack copies (STACK_USER) cut to their first stack_size
+	 * bytes, a multiple of 8, and the attrs' sample_stack_user with
+	 * them, as if recorded with --call-graph dwarf,stack_size; 0:
+	 * as they are.
+	 */
+	uint64_t stack_size;
 };
 
 struct pd_convert_report {

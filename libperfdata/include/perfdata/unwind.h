@@ -70,6 +70,13 @@ struct pd_unwind_opts {
 	int jobs;
 	const char *path;
 	uint64_t parallel_min_size;	/* ignored (it gated jobs 0's helper) */
+	/*
+	 * Chains cut where the stack copy ended completed from the same
+	 * thread's earlier chains (beyond what perf shows; see
+	 * pd_unwind_rewrite_opts.stitch). The caller then gives every
+	 * record that is not a sample to pd_unwinder__event(), in order.
+	 */
+	bool stitch;
 };
 
 struct pd_unwinder;
@@ -112,6 +119,13 @@ struct pd_unwind_ip {
 int pd_unwinder__user_stack(struct pd_unwinder *u, struct pd_thread *t,
 			    const struct pd_event *ev,
 			    struct pd_unwind_ip *ips, int max);
+
+/*
+ * A record that is not a sample, in the order read, for stitching
+ * (opts.stitch): an exec, an EXIT or a map over a thread's frames ends
+ * what its earlier chains say. Nothing without opts.stitch.
+ */
+void pd_unwinder__event(struct pd_unwinder *u, const struct pd_event *ev);
 
 /* Why the last pd_unwinder__user_stack() chain ended. */
 enum pd_unwind_stop {
@@ -188,6 +202,15 @@ struct pd_unwind_rewrite_opts {
 	 * the rewriter is made): pd_symbolizer_opts.roots
 	 */
 	const char *const *roots;
+	/*
+	 * Stitching: a chain that ends because the stack copy ended
+	 * (PD_UNWIND_STOP_STACK) is completed from an earlier chain of the
+	 * same thread, in the same exec, with a frame at the same stack
+	 * address (the caller's CFA) with the same pc as its last frame:
+	 * that chain's frames beyond it, unless a map under them changed
+	 * since. Beyond what perf shows, so not by default.
+	 */
+	bool stitch;
 };
 
 /* A file whose absence cut user stacks, with the number of samples. */
@@ -209,6 +232,9 @@ struct pd_unwind_summary {
 	size_t nr_missing;	/* files not found (PD_UNWIND_STOP_NO_ELF) */
 	const struct pd_unwind_missing *missing;
 	unsigned int threads;	/* threads that unwound */
+	/* of samples, those completed by stitching (opts.stitch), counted
+	 * as full or partial by how their stitched chain ends */
+	uint64_t stitched;
 };
 
 struct pd_unwind_rewriter;

@@ -46,6 +46,7 @@ struct ahead_slot {
 	const char *dso;
 	bool warned_frame_reg;
 	struct pd_unwind_ip *ips;	/* max entries */
+	uint64_t *sps;			/* and their stack pointers */
 	int nr_ops;			/* what it did with libunwind's */
 	struct uw_rs_op *ops;		/* cache: max + 1 entries */
 };
@@ -62,6 +63,7 @@ struct pd__uw_ahead {
 	pthread_cond_t cond;
 	struct ahead_slot *ring;	/* RING slots */
 	struct pd_unwind_ip *ips;	/* their frames */
+	uint64_t *sps;			/* stack pointers */
 	struct uw_rs_op *ops;		/* and notes */
 	uint64_t head, tail;		/* produced, consumed */
 	bool done;			/* no more results */
@@ -119,6 +121,9 @@ static void *ahead_main(void *arg)
 		slot = &a->ring[a->head % RING];
 		slot->n = pd__unwinder_user_stack(a->u, t, ev, slot->ips, a->max);
 		slot->stop = pd_unwinder__stop(a->u, &slot->dso);
+		if (slot->n > 0)
+			memcpy(slot->sps, pd__unwinder_sps(a->u),
+			       (size_t)slot->n * sizeof(*slot->sps));
 		slot->nr_ops = pd__unwinder_rs_ops(a->u, &ops);
 		if (slot->nr_ops > 0)
 			memcpy(slot->ops, ops, (size_t)slot->nr_ops * sizeof(*ops));
@@ -177,8 +182,10 @@ void pd__uw_ahead_stop(struct pd__uw_ahead *a)
 	pd_reader__close(a->r);
 	free(a->ring);
 	free(a->ips);
+	free(a->sps);
 	free(a->ops);
 	free(a->last.ips);
+	free(a->last.sps);
 	free(a->last.ops);
 	free(a);
 }
@@ -220,6 +227,7 @@ struct pd__uw_ahead *pd__uw_ahead_start(struct pd_session *s,
 	ro.log_ctx = NULL;
 	uo.jobs = 1;
 	uo.path = NULL;
+	uo.stitch = false;	/* the asker stitches, in order */
 	uo.log = quiet;
 	uo.log_ctx = NULL;
 	a->r = pd_reader__open(opts->path, &ro);
@@ -238,14 +246,18 @@ struct pd__uw_ahead *pd__uw_ahead_start(struct pd_session *s,
 		a->u = pd__unwinder_new(a->s, a->r, &uo);
 	a->ring = calloc(RING, sizeof(*a->ring));
 	a->ips = calloc((size_t)RING * a->max, sizeof(*a->ips));
+	a->sps = calloc((size_t)RING * a->max, sizeof(*a->sps));
 	a->ops = calloc((size_t)RING * (a->max + 1), sizeof(*a->ops));
 	a->last.ips = calloc(a->max, sizeof(*a->last.ips));
+	a->last.sps = calloc(a->max, sizeof(*a->last.sps));
 	a->last.ops = calloc(a->max + 1, sizeof(*a->last.ops));
-	if (!a->u || !a->ring || !a->ips || !a->ops || !a->last.ips ||
-	    !a->last.ops || pd__unwinder_trace_rs(a->u))
+	if (!a->u || !a->ring || !a->ips || !a->sps || !a->ops ||
+	    !a->last.ips || !a->last.sps || !a->last.ops ||
+	    pd__unwinder_trace_rs(a->u))
 		goto fail;
 	for (i = 0; i < RING; i++) {
 		a->ring[i].ips = a->ips + i * a->max;
+		a->ring[i].sps = a->sps + i * a->max;
 		a->ring[i].ops = a->ops + i * (a->max + 1);
 	}
 	pthread_mutex_init(&a->lock, NULL);
@@ -269,6 +281,7 @@ static void give(const struct ahead_slot *s, struct pd__uw_ahead_res *res)
 	res->dso = s->dso;
 	res->warned_frame_reg = s->warned_frame_reg;
 	res->ips = s->ips;
+	res->sps = s->sps;
 	res->nr_ops = s->nr_ops;
 	res->ops = s->ops;
 }
@@ -298,13 +311,18 @@ bool pd__uw_ahead_take(struct pd__uw_ahead *a, const struct pd_event *ev,
 		found = same_sample(s, ev);
 		if (found) {
 			struct pd_unwind_ip *keep = a->last.ips;
+			uint64_t *keep_sps = a->last.sps;
 			struct uw_rs_op *keep_ops = a->last.ops;
 
 			a->last = *s;
 			a->last.ips = keep;
+			a->last.sps = keep_sps;
 			a->last.ops = keep_ops;
-			if (s->n > 0)
+			if (s->n > 0) {
 				memcpy(keep, s->ips, (size_t)s->n * sizeof(*keep));
+				memcpy(keep_sps, s->sps,
+				       (size_t)s->n * sizeof(*keep_sps));
+			}
 			if (s->nr_ops > 0)
 				memcpy(keep_ops, s->ops,
 				       (size_t)s->nr_ops * sizeof(*keep_ops));

@@ -23,6 +23,7 @@ struct pd__uw_ahead_res {
 	const char *dso;		/* interned by the helper's session */
 	bool warned_frame_reg;
 	const struct pd_unwind_ip *ips;	/* n entries */
+	const uint64_t *sps;		/* their stack pointers */
 	/* what it did with libunwind's cache (-1: not known) */
 	int nr_ops;
 	const struct uw_rs_op *ops;

@@ -132,9 +132,11 @@ struct pd_unwinder *pd__unwinder_new(struct pd_session *s,
 	u->log.ctx = u->o.log_ctx;
 	u->spaces = calloc(u->o.max_cached, sizeof(*u->spaces));
 	u->ips = calloc(u->o.max_stack, sizeof(*u->ips));
-	if (!u->spaces || !u->ips) {
+	u->sps = calloc(u->o.max_stack, sizeof(*u->sps));
+	if (!u->spaces || !u->ips || !u->sps) {
 		free(u->spaces);
 		free(u->ips);
+		free(u->sps);
 		free(u);
 		errno = ENOMEM;
 		return NULL;
@@ -160,6 +162,7 @@ void pd__unwinder_free(struct pd_unwinder *u)
 	}
 	free(u->spaces);
 	free(u->ips);
+	free(u->sps);
 	free(u->rs_ops);
 	free(u->chain);
 	pd__row_cache_free(&u->file_rows);
@@ -273,6 +276,22 @@ int pd__unwinder_check(struct pd_unwinder *u, struct pd_thread *t,
 	return 1;
 }
 
+/* The DWARF number of the stack pointer of a's registers, or -1. */
+static int sp_dwarf_reg(const struct pd_unwind_arch *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_dwarf; i++)
+		if (a->perf_reg[i] == a->perf_sp)
+			return (int)i;
+	return -1;
+}
+
+const uint64_t *pd__unwinder_sps(const struct pd_unwinder *u)
+{
+	return u->sps;
+}
+
 /*
  * The user stack of sample ev of thread t into ips, from what
  * pd__unwinder_check() found: what pd_unwinder__user_stack() returns.
@@ -294,6 +313,8 @@ int pd__unwinder_unwind(struct pd_unwinder *u, struct pd_thread *t,
 	if (c.stack_hi < c.stack_lo)
 		c.stack_hi = UINT64_MAX;	/* every read goes to files */
 	c.ips = ips;
+	c.sps = u->sps;
+	c.sp_reg = sp_dwarf_reg(ua->a);
 	c.max = st->max;
 	c.sp = pd__uw_space_get(u, pd__thread_maps(t), ua);
 	if (c.sp) {
@@ -314,6 +335,7 @@ int pd__unwinder_unwind(struct pd_unwinder *u, struct pd_thread *t,
 			if (!c.g.new_pc) {
 				ips[c.n].pc = 0;
 				ips[c.n].activation = false;
+				u->sps[c.n] = 0;
 				c.n++;
 				ret = 1;
 				break;
@@ -327,6 +349,7 @@ int pd__unwinder_unwind(struct pd_unwinder *u, struct pd_thread *t,
 					   ips[c.n - 1].pc : ips[c.n - 1].pc - 1)) {
 			ips[c.n].pc = 0;
 			ips[c.n].activation = false;
+			u->sps[c.n] = 0;
 			c.n++;
 		}
 		if (c.n >= c.max)
@@ -340,6 +363,7 @@ int pd__unwinder_unwind(struct pd_unwinder *u, struct pd_thread *t,
 		/* perf has the ip whatever the unwinder makes of it */
 		ips[0].pc = st->ip;
 		ips[0].activation = true;
+		u->sps[0] = st->sp;
 		c.n = 1;
 	}
 	return c.n;

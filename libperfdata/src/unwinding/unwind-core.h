@@ -29,6 +29,12 @@ int pd__unwinder_check(struct pd_unwinder *u, struct pd_thread *t,
 int pd__unwinder_unwind(struct pd_unwinder *u, struct pd_thread *t,
 			const struct pd_event *ev, const struct uw_start *st,
 			struct pd_unwind_ip *ips);
+/*
+ * The stack pointers of the frames of the last pd__unwinder_unwind()
+ * (as many as it returned; 0 where not known): the sampled one, then
+ * each caller's CFA. Valid until the next unwinding.
+ */
+const uint64_t *pd__unwinder_sps(const struct pd_unwinder *u);
 int pd__unwinder_user_stack(struct pd_unwinder *u, struct pd_thread *t,
 			    const struct pd_event *ev,
 			    struct pd_unwind_ip *ips, int max);

@@ -59,7 +59,7 @@ struct pd__uw_jobs {
 	uint64_t seq;			/* rewritten samples so far */
 };
 
-static bool rewritable(const struct pd_event *ev)
+bool pd__uw_rewritable(const struct pd_event *ev)
 {
 	uint64_t need = PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER;
 
@@ -84,7 +84,7 @@ static void *helper_main(void *arg)
 	while (pd_reader__next(h->r, &ev) > 0) {
 		struct pd__uw_result *res;
 
-		if (!rewritable(ev)) {
+		if (!pd__uw_rewritable(ev)) {
 			if (ev->type != PD_RECORD_SAMPLE &&
 			    pd__uw_unit_event(h->unit, ev) < 0)
 				break;

@@ -15,6 +15,9 @@
 
 struct pd__uw_jobs;
 
+/* Whether ev is a sample the rewriting unwinds (REGS_USER, STACK_USER). */
+bool pd__uw_rewritable(const struct pd_event *ev);
+
 /*
  * The jobs of the rewriting of r's input with opts o, main being the
  * caller's unit (borrowed; the caller frees it after pd__uw_jobs_stop());

@@ -16,6 +16,13 @@
  * return address (the end of a stack to libunwind, which perf prints
  * as ffffffffffffffff) is not a frame and is left out.
  *
+ * With opts.stitch, the chains come to unwind-stitch.c in the samples'
+ * order (whatever thread unwound them), with the other records, and a
+ * chain cut where the stack copy ended leaves it completed if it can be,
+ * from the thread's earlier chains, else from its later ones: a regular
+ * file is read a second time ahead of the rewriter (unwind-window.c),
+ * whose chains the rewriter then takes instead of unwinding.
+ *
  * Samples with nothing to unwind keep the callchain they had. The
  * unwinding itself is unwind.c's (libunwind's rules, as perf 6.1 uses),
  * by units of unwind-unit.c, which unwind-jobs.c spreads over threads.
@@ -30,7 +37,9 @@
 
 #include "base/internal.h"
 #include "unwind-jobs.h"
+#include "unwind-stitch.h"
 #include "unwind-unit.h"
+#include "unwind-window.h"
 
 #define DEFAULT_MAX_STACK	127
 /* kernel entries (perf keeps at most 127 and the context markers) and
@@ -45,7 +54,16 @@ struct pd_unwind_rewriter {
 	struct pd_unwind_missing *missing;
 	size_t nr_missing, cap_missing;
 	struct pd__uw_jobs *jobs;
+	/*
+	 * stitching (opts.stitch): its memory, the samples after the one
+	 * rewritten (NULL for a pipe), and the chain it works on
+	 */
+	struct pd__uw_stitch *stitch;
+	struct pd__uw_window *window;
+	uint64_t pcs[PD_UW_MAX_STACK], sps[PD_UW_MAX_STACK];
+	bool act[PD_UW_MAX_STACK];
 };
+
 
 static const char *const stop_names[PD_UNWIND_STOP__NR] = {
 	[PD_UNWIND_STOP_NONE] = "nothing to unwind",
@@ -123,7 +141,7 @@ static int add_missing(struct pd_unwind_rewriter *rw, const char *dso)
 }
 
 static int count(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
-		 const struct pd__uw_result *res)
+		 const struct pd__uw_got *res, const struct pd__uw_got *us)
 {
 	struct pd_unwind_summary *sum = &rw->sum;
 
@@ -132,12 +150,12 @@ static int count(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
 		return 0;
 	}
 	sum->samples++;
-	if (res->stop == PD_UNWIND_STOP_ROOT && res->nr > 0)
+	if (us->stop == PD_UNWIND_STOP_ROOT && us->nr > 0)
 		sum->full++;
-	else if (res->nr > 1)
-		sum->partial_why[res->stop]++, sum->partial++;
+	else if (us->nr > 1)
+		sum->partial_why[us->stop]++, sum->partial++;
 	else
-		sum->none_why[res->stop]++, sum->none++;
+		sum->none_why[us->stop]++, sum->none++;
 	if (res->stop == PD_UNWIND_STOP_NO_ELF && res->dso)
 		return add_missing(rw, res->dso);
 	return 0;
@@ -146,7 +164,7 @@ static int count(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
 /* The callchain of the rewritten sample: kernel entries, then user. */
 static void build_chain(struct pd_unwind_rewriter *rw,
 			const struct pd_sample *smp,
-			const struct pd__uw_result *res, struct pd_sample *out)
+			const struct pd__uw_got *res, struct pd_sample *out)
 {
 	uint64_t nr = 0, i, k = 0;
 
@@ -173,26 +191,84 @@ static void build_chain(struct pd_unwind_rewriter *rw,
 	out->callchain.ips = rw->chain;
 }
 
-PD_EXPORT int pd_unwind_rewriter__event(struct pd_unwind_rewriter *rw,
-					const struct pd_event *ev,
-					struct pd_sample *out)
+/*
+ * The chain of sample smp, stitched where it was cut (into rw->pcs) from
+ * the thread's earlier chains, else its later ones, step after step,
+ * then kept for the samples after it: 0 or -ENOMEM.
+ */
+static int stitch(struct pd_unwind_rewriter *rw, const struct pd_sample *smp,
+		  const struct pd__uw_got *res, struct pd__uw_got *us)
+{
+	struct pd__uw_chain c = {
+		.pcs = rw->pcs, .sps = rw->sps, .act = rw->act, .n = res->nr,
+		.max = rw->o.max_stack, .stop = res->stop,
+	};
+	int32_t pid = (int32_t)smp->pid, tid = (int32_t)smp->tid;
+
+	if (res->nr <= 0 || !smp->user_regs.abi)
+		return 0;
+	memcpy(rw->pcs, res->ips, (size_t)res->nr * sizeof(*rw->pcs));
+	memcpy(rw->sps, res->sps, (size_t)res->nr * sizeof(*rw->sps));
+	memcpy(rw->act, res->act, (size_t)res->nr * sizeof(*rw->act));
+	if (pd__uw_window_stitch_all(rw->stitch, rw->window, pid, tid, &c)) {
+		rw->sum.stitched++;
+		us->nr = c.n;
+		us->stop = c.stop;
+		us->ips = rw->pcs;
+	}
+	return pd__uw_stitch_keep(rw->stitch, pid, tid, &c);
+}
+
+/* The user stack of sample ev: the window's, else unwound here. */
+static int user_stack(struct pd_unwind_rewriter *rw, const struct pd_event *ev,
+		      struct pd__uw_got *got)
 {
 	const struct pd__uw_result *res;
 	int err;
 
-	if (ev->type != PD_RECORD_SAMPLE)
-		return pd__uw_jobs_event(rw->jobs, ev);
-	if (!ev->evsel || !rewrites(&ev->evsel->attr) ||
-	    !pd_unwinder__wants(ev))
+	if (rw->window && pd__uw_window_sample(rw->window, ev, got))
 		return 0;
 	err = pd__uw_jobs_sample(rw->jobs, ev, &res);
 	if (err)
 		return err;
-	err = count(rw, &ev->u.sample, res);
+	got->nr = res->nr;
+	got->stop = res->stop;
+	got->dso = res->dso;
+	got->ips = res->ips;
+	got->sps = res->sps;
+	got->act = res->act;
+	return 0;
+}
+
+PD_EXPORT int pd_unwind_rewriter__event(struct pd_unwind_rewriter *rw,
+					const struct pd_event *ev,
+					struct pd_sample *out)
+{
+	struct pd__uw_got res, us;
+	int err;
+
+	if (ev->type != PD_RECORD_SAMPLE) {
+		if (rw->stitch)
+			pd__uw_stitch_event(rw->stitch, ev);
+		return pd__uw_jobs_event(rw->jobs, ev);
+	}
+	if (!ev->evsel || !rewrites(&ev->evsel->attr) ||
+	    !pd_unwinder__wants(ev))
+		return 0;
+	err = user_stack(rw, ev, &res);
+	if (err)
+		return err;
+	us = res;
+	if (rw->stitch) {
+		err = stitch(rw, &ev->u.sample, &res, &us);
+		if (err)
+			return err;
+	}
+	err = count(rw, &ev->u.sample, &res, &us);
 	if (err)
 		return err;
 	*out = ev->u.sample;
-	build_chain(rw, &ev->u.sample, res, out);
+	build_chain(rw, &ev->u.sample, &us, out);
 	out->sample_type |= PD_SAMPLE_CALLCHAIN;
 	if (!rw->o.keep_stack) {
 		out->sample_type &= ~(PD_SAMPLE_REGS_USER | PD_SAMPLE_STACK_USER);
@@ -226,8 +302,19 @@ pd_unwind_rewriter__new(struct pd_reader *r,
 		errno = ENOMEM;
 		return NULL;
 	}
-	rw->jobs = pd__uw_jobs_start(r, &rw->o, rw->main);
-	if (!rw->jobs) {
+	if (rw->o.stitch) {
+		struct pd_unwind_rewrite_opts one = rw->o;
+
+		rw->stitch = pd__uw_stitch_new(0);
+		rw->window = pd__uw_window_start(r, &rw->o);
+		/* the window unwinds, with the helpers: ours only follows */
+		if (rw->window)
+			one.jobs = 1;
+		rw->jobs = pd__uw_jobs_start(r, &one, rw->main);
+	} else {
+		rw->jobs = pd__uw_jobs_start(r, &rw->o, rw->main);
+	}
+	if (!rw->jobs || (rw->o.stitch && !rw->stitch)) {
 		pd_unwind_rewriter__free(rw);
 		errno = ENOMEM;
 		return NULL;
@@ -240,7 +327,8 @@ pd_unwind_rewriter__summary(struct pd_unwind_rewriter *rw)
 {
 	rw->sum.nr_missing = rw->nr_missing;
 	rw->sum.missing = rw->missing;
-	rw->sum.threads = 1 + pd__uw_jobs_helpers(rw->jobs);
+	rw->sum.threads = 1 + pd__uw_jobs_helpers(rw->jobs) +
+			  (rw->window ? pd__uw_window_helpers(rw->window) : 0);
 	return &rw->sum;
 }
 
@@ -251,6 +339,8 @@ PD_EXPORT void pd_unwind_rewriter__free(struct pd_unwind_rewriter *rw)
 	if (!rw)
 		return;
 	pd__uw_jobs_stop(rw->jobs);
+	pd__uw_window_stop(rw->window);
+	pd__uw_stitch_free(rw->stitch);
 	pd__uw_unit_free(rw->main);
 	for (i = 0; i < rw->nr_missing; i++)
 		free((char *)rw->missing[i].dso);

@@ -234,6 +234,12 @@ struct uw_ctx {
 	const struct pd_sample *smp;
 	uint64_t stack_lo, stack_hi;
 	struct pd_unwind_ip *ips;
+	/*
+	 * each frame's stack pointer (its caller's CFA), 0 where not
+	 * known: what stitching (unwind-stitch.c) tells frames apart by
+	 */
+	uint64_t *sps;
+	int sp_reg;		/* the stack pointer's DWARF number, or -1 */
 	int n, max;
 	bool read_failed;	/* a read failed in the current step */
 	bool after_sigreturn;	/* the last frame was a signal trampoline */
@@ -302,6 +308,8 @@ struct pd_unwinder {
 	struct uw_stray strays[MAX_STRAYS];
 	unsigned int nr_strays;
 	struct pd_unwind_ip *ips;	/* max_stack entries */
+	/* the last unwinding's frames' stack pointers (max_stack) */
+	uint64_t *sps;
 	struct uw_space *spaces;
 	unsigned int nr_spaces;
 	struct pd_row_cache file_rows;	/* by file: UW_FILE_ROWS */
@@ -319,6 +327,17 @@ struct pd_unwinder {
 	bool rs_trace;
 	struct uw_rs_op *rs_ops;
 	int nr_rs_ops;
+	/*
+	 * Stitching (opts.stitch, unwind.c): its memory, made with the
+	 * first stack, and the chain it works on (max_stack frames)
+	 */
+	struct pd__uw_stitch *stitch;
+	uint64_t *st_pcs;
+	bool *st_act;
+	/* the samples after the one unwound (unwind-window.c), for
+	 * stitching from later chains: NULL for a pipe */
+	struct pd__uw_window *window;
+	bool window_tried;
 	/* a helper unwinding ahead (opts.jobs), started on the first
 	 * stack to unwind */
 	struct pd__uw_ahead *ahead;

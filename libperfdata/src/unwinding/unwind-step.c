@@ -243,6 +243,29 @@ static bool cfa_reg_known(struct uw_ctx *c, const struct uw_frame *f,
 }
 
 /*
+ * The stack pointer of frame f (the sampled one's, else its caller's
+ * CFA, as the step to it set it), 0 where it is not known.
+ */
+static uint64_t frame_sp(const struct uw_ctx *c, const struct uw_frame *f)
+{
+	if (c->n == 0)
+		return c->stack_lo;
+	if (c->sp_reg < 0)
+		return 0;
+	if (!f->state)
+		return f->set >> c->sp_reg & 1 ? f->regs[c->sp_reg] : 0;
+#ifdef HAVE_DWFL_FRAME_REG
+	{
+		Dwarf_Word w;
+
+		if (!dwfl_frame_reg(f->state, (unsigned int)c->sp_reg, &w))
+			return w;
+	}
+#endif
+	return 0;
+}
+
+/*
  * One frame of a pass at pc (as libdw has it): into c->ips, and whether
  * the pass may step from it (DWARF_CB_OK) or ends here.
  */
@@ -261,6 +284,7 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 		return resume_stripped(c, f, pd__uw_strip_pac(c, pc));
 	ip = &c->ips[c->n];
 	ip->pc = pc;
+	c->sps[c->n] = frame_sp(c, f);
 	/* registers the steps gave values: libunwind has them too */
 	if (!f->state)
 		c->lu_regs |= f->set;

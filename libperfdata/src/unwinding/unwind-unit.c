@@ -22,7 +22,7 @@ void pd__uw_unit_free(struct pd__uw_unit *w)
 {
 	if (!w)
 		return;
-	pd_unwinder__free(w->u);
+	pd__unwinder_free(w->u);
 	pd_session__free(w->s);
 	pd_symbolizer__free(w->sym);
 	free(w);
@@ -60,7 +60,7 @@ struct pd__uw_unit *pd__uw_unit_new(struct pd_reader *r,
 	if (w->sym)
 		w->s = pd_session__new(r, &xo);
 	if (w->s)
-		w->u = pd_unwinder__new(w->s, r, &uo);
+		w->u = pd__unwinder_new(w->s, r, &uo);
 	if (!w->u) {
 		pd__uw_unit_free(w);
 		errno = ENOMEM;
@@ -75,6 +75,7 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 	const struct pd_sample *smp = &ev->u.sample;
 	struct pd_thread *t;
 	const struct uw_rs_op *ops;
+	const uint64_t *sps;
 	const char *dso = NULL;
 	int n, i, k = 0;
 
@@ -85,10 +86,13 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 	t = pd_session__thread(w->s, (int32_t)smp->pid, (int32_t)smp->tid);
 	if (!t)
 		return -ENOMEM;
-	n = pd_unwinder__user_stack(w->u, t, ev, w->ips, PD_UW_MAX_STACK);
+	/* (the unwinder of unwind-core.c: a unit has no helper of its own,
+	 * and stitches nothing, so unwind.c can stitch from units) */
+	n = pd__unwinder_user_stack(w->u, t, ev, w->ips, PD_UW_MAX_STACK);
 	res->stop = pd_unwinder__stop(w->u, &dso);
 	res->dso = dso;
 	res->n = n;
+	sps = pd__unwinder_sps(w->u);
 	res->nr_ops = pd__unwinder_rs_ops(w->u, &ops);
 	if (res->nr_ops > 0)
 		memcpy(res->ops, ops, (size_t)res->nr_ops * sizeof(*ops));
@@ -109,6 +113,8 @@ int pd__uw_unit_unwind(struct pd__uw_unit *w, const struct pd_event *ev,
 		 * perf's, frame for frame (perf report, folded stacks), only
 		 * that frame's address is printed as 0.
 		 */
+		res->sps[k] = sps[i];
+		res->act[k] = w->ips[i].activation;
 		res->ips[k++] = ip >= PD_CONTEXT_MAX ? 0 : ip;
 	}
 	res->nr = k;

@@ -6,6 +6,7 @@
 #ifndef PD_UNWIND_UNIT_H
 #define PD_UNWIND_UNIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <perfdata/reader.h>
@@ -32,6 +33,9 @@ struct pd__uw_result {
 	int stop;		/* enum pd_unwind_stop */
 	const char *dso;	/* interned by the unit's session */
 	uint64_t ips[PD_UW_MAX_STACK];
+	/* each entry's frame's stack pointer (0: not known), for stitching */
+	uint64_t sps[PD_UW_MAX_STACK];
+	bool act[PD_UW_MAX_STACK];	/* ... and whether it is exact */
 	/* a helper's: what it did with libunwind's cache (-1: not known) */
 	int nr_ops;
 	struct uw_rs_op ops[PD_UW_MAX_STACK + 1];

@@ -57,8 +57,10 @@
  * libdw would take them; libdw goes on from the first frame whose row or
  * step is anything but plain.
  *
- * This file holds the public entry points: the unwinder of unwind-core.c
- * and, when pd_unwind_opts.jobs asks for one, a helper thread unwinding
+ * This file holds the public entry points: the unwinder of unwind-core.c,
+ * the stitching of its chains when pd_unwind_opts.stitch asks for it
+ * (unwind-stitch.c, in the caller's order) and, when
+ * pd_unwind_opts.jobs asks for one, a helper thread unwinding
  * ahead (unwind-ahead.c) with an unwinder of its own, so both are below
  * them. Below those, from the bottom: what is read of the mapped files
  * themselves (unwind-elf.c), the files reported to a process's Dwfl
@@ -67,6 +69,8 @@
  * (unwind-step.c). The frames given to the caller are above all of them
  * (unwind-frames.c).
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <perfdata/unwind.h>
@@ -75,7 +79,11 @@
 #include "session/session-internal.h"
 #include "unwind-ahead.h"
 #include "unwind-core.h"
+#include "symbols/sym-internal.h"
 #include "unwind-step.h"
+#include "unwind-stitch.h"
+#include "unwind-unit.h"
+#include "unwind-window.h"
 
 /*
  * The frames of the helper's unwinding of ev, as ours would be; 0 when
@@ -94,6 +102,7 @@ static int from_helper(struct pd_unwinder *u, struct pd_thread *t,
 	if (res.warned_frame_reg)
 		pd__uw_warn_frame_reg(u);
 	memcpy(ips, res.ips, (size_t)res.n * sizeof(*ips));
+	memcpy(u->sps, res.sps, (size_t)res.n * sizeof(*u->sps));
 	u->last_stop = res.stop;
 	u->last_dso = res.dso ? pd__session_intern(u->s, res.dso) : NULL;
 	return res.n;
@@ -111,8 +120,123 @@ PD_EXPORT void pd_unwinder__free(struct pd_unwinder *u)
 {
 	if (!u)
 		return;
+	pd__uw_window_stop(u->window);
+	pd__uw_stitch_free(u->stitch);
+	free(u->st_pcs);
+	free(u->st_act);
 	pd__uw_ahead_stop(u->ahead);
 	pd__unwinder_free(u);
+}
+
+PD_EXPORT void pd_unwinder__event(struct pd_unwinder *u,
+				  const struct pd_event *ev)
+{
+	if (u && u->stitch && ev->type != PD_RECORD_SAMPLE)
+		pd__uw_stitch_event(u->stitch, ev);
+}
+
+/*
+ * A frame as a callchain entry (unwind-unit.c), the form the chains of
+ * the window have: what perf prints, a caller's return address less
+ * one; 0 for what a callchain cannot carry.
+ */
+static uint64_t entry(const struct pd_unwind_ip *ip)
+{
+	uint64_t e = ip->activation ? ip->pc : ip->pc - 1;
+
+	return e >= PD_CONTEXT_MAX ? 0 : e;
+}
+
+/*
+ * The window over the input read again, for stitching from later
+ * chains: as the session's symbolizer finds files, at most
+ * PD_UW_MAX_STACK frames (a unit's results). NULL for a pipe.
+ */
+static struct pd__uw_window *window_start(struct pd_unwinder *u)
+{
+	const struct pd_symbolizer *ms = pd__session_symbolizer(u->s);
+	struct pd_unwind_rewrite_opts o = {
+		.sz = sizeof(o),
+		.max_stack = u->o.max_stack < PD_UW_MAX_STACK ?
+			     u->o.max_stack : PD_UW_MAX_STACK,
+		.symfs = ms->symfs,
+		.jobs = u->o.jobs,
+		.path = u->o.path,
+		.no_debuginfod = ms->opts.no_debuginfod,
+		.roots = ms->opts.roots,
+	};
+
+	if (!u->r || !u->o.path || !strcmp(u->o.path, "-"))
+		return NULL;
+	return pd__uw_window_start(u->r, &o);
+}
+
+/*
+ * The chain of n frames in ips of sample ev, at most max, stitched where
+ * it was cut from the thread's earlier chains, else its later ones (the
+ * window's: read ahead, but unwound here as ever): its frames then (n
+ * or more), or -ENOMEM. The chains are kept as entries, as the
+ * rewriter's are, so that a frame taken from the window is what
+ * pd-unwind --stitch would write.
+ */
+static int stitch(struct pd_unwinder *u, const struct pd_event *ev,
+		  struct pd_unwind_ip *ips, int n, int max)
+{
+	struct pd__uw_chain c = {
+		.pcs = u->st_pcs, .sps = u->sps, .act = u->st_act,
+		.n = n, .max = max, .stop = u->last_stop,
+	};
+	int32_t pid = (int32_t)ev->u.sample.pid, tid = (int32_t)ev->u.sample.tid;
+	struct pd__uw_got got;
+	int i, steps, err;
+
+	for (i = 0; i < n; i++) {
+		u->st_pcs[i] = entry(&ips[i]);
+		u->st_act[i] = ips[i].activation;
+	}
+	if (!u->window_tried) {
+		u->window_tried = true;
+		u->window = window_start(u);
+	}
+	/* (the window moves on to ev: its chain is not used) */
+	if (u->window && !pd__uw_window_sample(u->window, ev, &got)) {
+		pd__uw_window_stop(u->window);
+		u->window = NULL;
+	}
+	steps = pd__uw_window_stitch_all(u->stitch, u->window, pid, tid, &c);
+	err = pd__uw_stitch_keep(u->stitch, pid, tid, &c);
+	if (err)
+		return err;
+	if (!steps)
+		return n;
+	/* the frames stitched (those after the frame stitched at) back */
+	for (i = 0; i < c.n; i++) {
+		if (i < n && entry(&ips[i]) == u->st_pcs[i] &&
+		    ips[i].activation == u->st_act[i])
+			continue;
+		ips[i].activation = u->st_act[i];
+		ips[i].pc = u->st_act[i] || !u->st_pcs[i] ? u->st_pcs[i] :
+			    u->st_pcs[i] + 1;
+	}
+	u->last_stop = c.stop;
+	/* the file the original chain ended for is not where it ends */
+	u->last_dso = NULL;
+	return c.n;
+}
+
+static int stitch_ready(struct pd_unwinder *u)
+{
+	if (u->stitch)
+		return 0;
+	u->stitch = pd__uw_stitch_new(0);
+	u->st_pcs = calloc(u->o.max_stack, sizeof(*u->st_pcs));
+	u->st_act = calloc(u->o.max_stack, sizeof(*u->st_act));
+	if (!u->stitch || !u->st_pcs || !u->st_act) {
+		pd__uw_stitch_free(u->stitch);
+		u->stitch = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
@@ -121,19 +245,21 @@ PD_EXPORT int pd_unwinder__user_stack(struct pd_unwinder *u,
 				      struct pd_unwind_ip *ips, int max)
 {
 	struct uw_start st;
-	int ret = pd__unwinder_check(u, t, ev, max, &st);
+	int ret, n = 0;
 
+	ret = pd__unwinder_check(u, t, ev, max, &st);
 	if (ret <= 0)
 		return ret;
 	if (!u->ahead_tried) {
 		u->ahead_tried = true;
 		u->ahead = pd__uw_ahead_start(u->s, u->r, &u->o);
 	}
-	if (u->ahead) {
-		int n = from_helper(u, t, ev, ips, st.max);
-
-		if (n > 0)
-			return n;
-	}
-	return pd__unwinder_unwind(u, t, ev, &st, ips);
+	if (u->ahead)
+		n = from_helper(u, t, ev, ips, st.max);
+	if (n <= 0)
+		n = pd__unwinder_unwind(u, t, ev, &st, ips);
+	if (!u->o.stitch || n <= 0)
+		return n;
+	ret = stitch_ready(u);
+	return ret ? ret : stitch(u, ev, ips, n, st.max);
 }
