@@ -167,9 +167,13 @@ check "-v: burn-nofp's executable (stripped) and its debuginfo fetched: $(grep -
 	sh -c "grep -q 'burn-nofp (build id [0-9a-f]*): executable fetched from $URL/' '$tmp/dwarf.err' && \
 	       grep -q 'burn-nofp (build id [0-9a-f]*): debuginfo fetched from $URL/' '$tmp/dwarf.err' && \
 	       test $(grep -c 'fetched from' "$tmp/dwarf.err") = $((r2 - r1))"
-check "no warnings when the server has every file" \
-	test "$(grep -c warning "$tmp/fp.err" "$tmp/dwarf.err" | awk -F: '{ s += $2 } END { print s }')" = 0
-grep -h warning "$tmp/fp.err" "$tmp/dwarf.err" | head -3 | cut -c1-300 | sed 's/^/# /'
+# (but the vdso's: a sample that lands in it, a matter of chance, puts
+# [vdso] in the build-id table, which perf and pd-fold then name only
+# from a build-id cache, and this server has no vdso)
+grep -h warning "$tmp/fp.err" "$tmp/dwarf.err" | grep -v '\[vdso\]' >"$tmp/warnings"
+check "no warnings when the server has every file (the vdso aside)" \
+	test ! -s "$tmp/warnings"
+head -3 "$tmp/warnings" | cut -c1-300 | sed 's/^/# /'
 r2=$(requests)
 run unwind "$PD_BIN/pd-unwind" -v "$tmp/dwarf.data" -o "$tmp/unwind.data"
 r3=$(requests)
