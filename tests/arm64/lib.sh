@@ -41,10 +41,10 @@ arm64_die() { echo "arm64: $*" >&2; exit 1; }
 arm64_log() { echo "arm64: $* ($(date -u +%H:%M:%S))" >&2; }
 
 arm64_need() {
-	for _c in mmdebstrap qemu-system-aarch64 qemu-aarch64-static debugfs \
+	for _c in mmdebstrap arch-test qemu-system-aarch64 qemu-aarch64-static debugfs \
 		mkfs.ext4 update-binfmts dpkg-deb apt-get timeout; do
 		command -v "$_c" >/dev/null 2>&1 ||
-			arm64_die "$_c is not installed (apt-get install mmdebstrap qemu-system-arm qemu-user-static binfmt-support e2fsprogs)"
+			arm64_die "$_c is not installed (apt-get install mmdebstrap arch-test qemu-system-arm qemu-user-static binfmt-support e2fsprogs)"
 	done
 }
 
