@@ -29,7 +29,7 @@ int main(int argc, char **argv)
 		else
 			return 2;
 	}
-	fi = fold_inline__new(symfs, false);
+	fi = fold_inline__new(symfs, false, 0);
 	if (!fi)
 		return 1;
 	while (fgets(line, sizeof(line), stdin)) {

@@ -324,7 +324,8 @@ static int run(struct pd_cli_main *m)
 	c->rep.name_a = in[0].path;
 	c->rep.name_b = in[1].path;
 	if (c->fo.inline_frames) {
-		c->fo.inliner = fold_inline__new(c->data.symfs, c->data.no_debuginfod);
+		c->fo.inliner = fold_inline__new(c->data.symfs, c->data.no_debuginfod,
+						 0);
 		if (!c->fo.inliner) {
 			pd_err("--inline: %s", strerror(errno));
 			return PD_EXIT_DATA;

@@ -19,6 +19,14 @@ struct fold_data_opts {
 	const char *kallsyms;	/* --kallsyms (default /proc/kallsyms) */
 	const char *vmlinux;	/* --vmlinux */
 	bool no_debuginfod;	/* --no-debuginfod: nothing fetched */
+	/*
+	 * --symbol-memory: the budget of the symbolizer's ELF files
+	 * (pd_symbolizer__trim()), applied by --symbolize between lines and
+	 * by --inline after each lookup, where no name of theirs is held;
+	 * 0: never trimmed. Not yet applied to perf.data input, whose
+	 * frames reach the unwinder, the memo and the folding thread.
+	 */
+	size_t symbol_memory;
 	bool inline_frames;	/* --inline: inline frames from DWARF */
 	bool off_cpu;		/* --off-cpu: weight by time off CPU */
 	bool no_inline;		/* --no-inline: DWARF callchains without

@@ -35,9 +35,11 @@ struct fold_inline {
 	struct pd_symbolizer *s;
 	struct inl_entry **hash;
 	size_t hash_size, nr;
+	size_t symbol_memory;	/* 0: never trimmed */
 };
 
-struct fold_inline *fold_inline__new(const char *symfs, bool no_debuginfod)
+struct fold_inline *fold_inline__new(const char *symfs, bool no_debuginfod,
+				     size_t symbol_memory)
 {
 	struct pd_symbolizer_opts opts = {
 		.sz = sizeof(opts),
@@ -49,6 +51,7 @@ struct fold_inline *fold_inline__new(const char *symfs, bool no_debuginfod)
 	if (!fi)
 		return NULL;
 	fi->hash_size = 4096;
+	fi->symbol_memory = symbol_memory;
 	fi->hash = calloc(fi->hash_size, sizeof(*fi->hash));
 	fi->s = pd_symbolizer__new(&opts);
 	if (!fi->hash || !fi->s) {
@@ -255,6 +258,9 @@ const char *fold_inline__lookup(struct fold_inline *fi, const char *pc,
 {
 	const char *r = resolve(fi, pc, sym, mod, context);
 
+	/* r is a copy in the cache: the files' names can go */
+	if (fi->symbol_memory)
+		pd_symbolizer__trim(fi->s, fi->symbol_memory);
 	if (!r || !r[0] || !strcmp(r, "??") || !strcmp(r, "??:??:0"))
 		return NULL;
 	return r;

@@ -11,10 +11,14 @@
 #define PD_TOOLS_FOLD_INLINE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct fold_inline;
 
-struct fold_inline *fold_inline__new(const char *symfs, bool no_debuginfod);
+/* symbol_memory: the symbolizer trimmed to it after each lookup (0:
+ * never), as the results are copies */
+struct fold_inline *fold_inline__new(const char *symfs, bool no_debuginfod,
+				     size_t symbol_memory);
 void fold_inline__free(struct fold_inline *fi);
 
 /*

@@ -29,6 +29,7 @@ struct fold_symbolize {
 	struct pd_reader *archive;
 	struct pd_session *session;
 	struct fold_raw raw;
+	size_t symbol_memory;		/* --symbol-memory, 0: none */
 	struct pd_inline_frame inl[MAX_INLINE];
 	char *pname;
 	size_t pname_cap;
@@ -51,6 +52,7 @@ struct fold_symbolize *fold_symbolize__new(struct folder *f,
 	if (!s)
 		goto nomem;
 	s->f = f;
+	s->symbol_memory = o->symbol_memory;
 	s->parser = fold_script_parser__new(f, "--symbolize");
 	s->sym = pd_symbolizer__new(&sopts);
 	if (!s->parser || !s->sym)
@@ -171,6 +173,12 @@ static int symbolize_line(void *ctx, const char *key, size_t len,
 		end = p - 1;
 	}
 	folder__end(s->f);
+	/*
+	 * the line is folded, its frames copied as text: no name of the
+	 * symbolizer's is held here, so files beyond the budget can go
+	 */
+	if (s->symbol_memory)
+		pd_symbolizer__trim(s->sym, s->symbol_memory);
 	return 0;
 }
 

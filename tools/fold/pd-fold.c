@@ -49,6 +49,10 @@ static void usage(FILE *f)
 "                         in one pass with bounded memory: sorted files\n"
 "                         are merged as they are, others sorted once\n"
 "  -S, --buffer-size=SIZE --merge, --symbolize: stacks held in memory\n"
+"      --symbol-memory=SIZE  --symbolize, --inline: symbols and debug info of\n"
+"                         files held in memory, the least recently used\n"
+"                         released beyond it (default 256M, or\n"
+"                         $PD_SYMBOL_MEMORY)\n"
 "                         before they go to a temporary file in $TMPDIR\n"
 "                         (bytes, or with K, M, G; default 16M)\n"
 "      --raw              user frames as BUILDID+0xOFFSET@PATH (without a\n"
@@ -123,10 +127,13 @@ static void usage(FILE *f)
 		pd_prog, pd_prog, pd_prog);
 }
 
+/* what the symbols of the files named hold at most, by default */
+#define DEFAULT_SYMBOL_MEMORY	((size_t)256 << 20)
+
 enum {
 	OPT_INPUT = 256, OPT_MERGE, OPT_CONTEXT, OPT_FILTER, OPT_FILTER_MARK,
 	OPT_OFF_CPU, OPT_SCRIPT, OPT_CHRONOLOGICAL, OPT_SVG, OPT_RAW,
-	OPT_SYMBOLIZE, OPT_ARCHIVE,
+	OPT_SYMBOLIZE, OPT_ARCHIVE, OPT_SYMBOL_MEMORY,
 };
 
 static const struct option longopts[] = {
@@ -144,6 +151,7 @@ static const struct option longopts[] = {
 	{ "symbolize", no_argument, NULL, OPT_SYMBOLIZE },
 	{ "archive", required_argument, NULL, OPT_ARCHIVE },
 	{ "buffer-size", required_argument, NULL, 'S' },
+	{ "symbol-memory", required_argument, NULL, OPT_SYMBOL_MEMORY },
 	FOLD_CLI_LONGOPTS,
 	FLAME_CLI_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
@@ -159,7 +167,7 @@ struct cli {
 };
 
 /* -S SIZE: bytes, or with a K, M or G suffix, as sort(1) takes it */
-static size_t parse_size(const char *arg)
+static size_t parse_size(const char *what, const char *arg)
 {
 	unsigned long long v;
 	char *end;
@@ -177,8 +185,8 @@ static size_t parse_size(const char *arg)
 		goto bad;
 	return (size_t)v;
 bad:
-	pd_usage_error("--buffer-size takes a size (4096, 64K, 16M, 1G), not '%s'",
-		       arg);
+	pd_usage_error("%s takes a size (4096, 64K, 16M, 1G), not '%s'",
+		       what, arg);
 	return 0;
 }
 
@@ -227,7 +235,10 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		c->archive = arg;
 		break;
 	case 'S':
-		c->buffer_size = parse_size(arg);
+		c->buffer_size = parse_size("--buffer-size", arg);
+		break;
+	case OPT_SYMBOL_MEMORY:
+		c->data.symbol_memory = parse_size("--symbol-memory", arg);
 		break;
 	case OPT_FILTER:
 		parse_filter(fo, arg);
@@ -546,7 +557,8 @@ static int run(struct pd_cli_main *m)
 		pd_usage_error("--context needs --inline");
 	check_modes(c);
 	if (c->fo.inline_frames) {
-		c->fo.inliner = fold_inline__new(c->data.symfs, c->data.no_debuginfod);
+		c->fo.inliner = fold_inline__new(c->data.symfs, c->data.no_debuginfod,
+					 c->data.symbol_memory);
 		if (!c->fo.inliner) {
 			pd_err("--inline: %s", strerror(errno));
 			return PD_EXIT_DATA;
@@ -606,5 +618,10 @@ int main(int argc, char **argv)
 	};
 
 	flame_cli__init(&c.flame);
+	/* --symbol-memory's default, which the option overrides */
+	c.data.symbol_memory = DEFAULT_SYMBOL_MEMORY;
+	if (getenv("PD_SYMBOL_MEMORY"))
+		c.data.symbol_memory = parse_size("PD_SYMBOL_MEMORY",
+						  getenv("PD_SYMBOL_MEMORY"));
 	return pd_cli_main(argc, argv, &m);
 }

@@ -4,7 +4,9 @@
  * for `perf script`, each DSO loaded once and cached.
  *
  * Ownership: a pd_symbolizer owns every pd_dso, pd_sym and string it
- * returns; they stay valid until pd_symbolizer__free().
+ * returns; they stay valid until pd_symbolizer__free(), or for those of
+ * an ELF file (pd_sym, names, inline frames) until the caller's next
+ * pd_symbolizer__trim() that releases it.
  */
 #ifndef PERFDATA_SYMBOLS_H
 #define PERFDATA_SYMBOLS_H
@@ -108,6 +110,21 @@ struct pd_symbolizer *pd_symbolizer__new(const struct pd_symbolizer_opts *opts);
  */
 bool pd_perf_config_buildid_dir(char *out, size_t size);
 void pd_symbolizer__free(struct pd_symbolizer *s);
+
+/*
+ * Memory: what the symbolizer's ELF DSOs hold (symbol tables, names, the
+ * state of their DWARF, libdw's counted as the size of the files' debug
+ * sections), in bytes, and its release. pd_symbolizer__trim() releases
+ * the contents of the least recently used ELF DSOs until the others hold
+ * at most budget bytes (0: all), and returns what they then hold. A
+ * released DSO stays valid; its next lookup loads its symbols again (no
+ * warning is logged again). Every pd_sym, name and inline frame of a
+ * released DSO is freed: call it where no such pointer is held. Without
+ * a call, nothing is ever released. The kernel's, perf maps' and JIT
+ * code's symbols are neither counted nor released.
+ */
+size_t pd_symbolizer__trim(struct pd_symbolizer *s, size_t budget);
+size_t pd_symbolizer__bytes(const struct pd_symbolizer *s);
 
 /*
  * The DSO for a mapped file. build_id may be NULL (size 0). Loads it on

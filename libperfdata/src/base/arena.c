@@ -34,6 +34,7 @@ static void *arena_take(struct pd_arena *a, size_t size)
 			return NULL;
 		c->used = 0;
 		c->cap = cap;
+		a->bytes += sizeof(*c) + cap;
 		/* big one-off blocks go behind the current chunk */
 		if (a->head && need > CHUNK_MIN) {
 			c->next = a->head->next;
@@ -101,4 +102,5 @@ void pd_arena_free(struct pd_arena *a)
 		c = next;
 	}
 	a->head = NULL;
+	a->bytes = 0;
 }

@@ -13,6 +13,7 @@ struct pd_arena_chunk;
 
 struct pd_arena {
 	struct pd_arena_chunk *head;
+	size_t bytes;		/* malloc'd for its chunks: what it holds */
 };
 
 /* Zeroed memory aligned for any type; NULL when out of memory. */

@@ -192,6 +192,14 @@ static int fn_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+size_t sym_bfd_funcs__bytes(const struct sym_bfd_funcs *f)
+{
+	if (!f)
+		return 0;
+	return sizeof(*f) + f->nr_secs * sizeof(*f->secs) +
+	       f->alloc_fns * sizeof(*f->fns);
+}
+
 void sym_bfd_funcs__free(struct sym_bfd_funcs *f)
 {
 	if (!f)

@@ -287,6 +287,7 @@ struct pd_dso *sym_dso_get(struct pd_symbolizer *s, const struct sym_key *k)
 		s->dsos = d;
 		d->hnext = s->hash[h];
 		s->hash[h] = d;
+		sym_lru__account(d);
 		return d;
 	}
 	d = sym_dso__new(s, PD_DSO_ELF, k->path);
@@ -315,6 +316,7 @@ struct pd_dso *sym_dso_get(struct pd_symbolizer *s, const struct sym_key *k)
 	 * says why the file is not used */
 	if (!d->loaded && (!s->files_only || d->ident >= SYM_IDENT_MISSING))
 		warn_unloaded(s, d);
+	sym_lru__account(d);
 	return d;
 }
 
@@ -443,6 +445,21 @@ PD_EXPORT const char *pd_dso__symsrc(const struct pd_dso *d)
 	return d ? d->symsrc : NULL;
 }
 
+/* d's chain at vaddr, d loaded again if released and what its DWARF
+ * came to hold counted. */
+static int inline_frames(struct pd_dso *d, uint64_t vaddr,
+			 struct pd_inline_frame *frames, int max)
+{
+	int n;
+
+	if (sym_lru__resident(d))
+		return -ENOMEM;
+	n = sym_inline__frames(d, vaddr, frames, max);
+	sym_lru__account(d);
+	sym_lru__touch(d);
+	return n;
+}
+
 /*
  * Symbols of an adjusted ELF file are file-offset based (perf's map_ip);
  * DWARF speaks virtual addresses: back through the PT_LOAD holding the
@@ -470,7 +487,7 @@ PD_EXPORT int pd_dso__inline_frames(struct pd_dso *d, uint64_t addr,
 			break;
 		}
 	}
-	return sym_inline__frames(d, addr, frames, max);
+	return inline_frames(d, addr, frames, max);
 }
 
 PD_EXPORT int pd_dso__addr2line(struct pd_dso *d, uint64_t vaddr,
@@ -478,7 +495,7 @@ PD_EXPORT int pd_dso__addr2line(struct pd_dso *d, uint64_t vaddr,
 {
 	if (!d || d->kind != PD_DSO_ELF)
 		return 0;
-	return sym_inline__frames(d, vaddr, frames, max);
+	return inline_frames(d, vaddr, frames, max);
 }
 
 PD_EXPORT int pd_dso__nm_lookup(struct pd_dso *d, const char *name,

@@ -36,6 +36,8 @@ struct sym_dwarf {
 	/* chains already resolved, by address (open addressing) */
 	struct inl_cached *cache;
 	size_t cache_size, cache_nr;
+	/* what libdw may come to hold of the file: see debug_bytes() */
+	size_t debug_bytes;
 };
 
 struct inl_cached {
@@ -95,6 +97,42 @@ static int cache_reserve(struct sym_dwarf *dw)
 	return 0;
 }
 
+/*
+ * libdw keeps no count of its memory: its abbreviations, units, line
+ * tables and the decompressed copies of .zdebug sections grow with what
+ * is read, up to about the size of the debug sections, which is what is
+ * counted for it (an estimate, likely high for a file barely looked at).
+ */
+static size_t debug_bytes(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, total = 0;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && (!strncmp(name, ".debug_", 7) ||
+			     !strncmp(name, ".zdebug_", 8)))
+			total += sh.sh_size;
+	}
+	return total;
+}
+
+size_t sym_inline__bytes(const struct sym_dwarf *dw)
+{
+	if (!dw)
+		return 0;
+	return sizeof(*dw) + dw->debug_bytes + dw->names.bytes +
+	       dw->cache_size * sizeof(*dw->cache) +
+	       sym_bfd_funcs__bytes(dw->funcs);
+}
+
 static struct sym_dwarf *dwarf_open_file(const char *path)
 {
 	struct sym_dwarf *dw;
@@ -119,6 +157,7 @@ static struct sym_dwarf *dwarf_open_file(const char *path)
 	off = 0;
 	if (dwarf_nextcu(dw->dw, off, &next, &hsize, NULL, NULL, NULL))
 		goto fail;
+	dw->debug_bytes = debug_bytes(dw->elf);
 	return dw;
 fail:
 	sym_inline__free(dw);

@@ -187,6 +187,16 @@ struct pd_dso {
 	bool preloading, preload_remote, preload_gave_up;
 
 	struct pd_arena arena;		/* names */
+
+	/*
+	 * The symbolizer's budget (sym-lru.c): an ELF DSO holding memory is
+	 * on its list of those, most recently used first, counted as bytes
+	 * (held, as last measured); released, it holds none of it (symbols,
+	 * names, DWARF) until its next lookup loads it again.
+	 */
+	struct pd_dso *lru_prev, *lru_next;
+	bool in_lru, released;
+	size_t bytes;
 };
 
 /* A lookup of a mapped file and the DSO it gave (sym-mapped.c). */
@@ -229,6 +239,10 @@ struct pd_symbolizer {
 	/* whether perf reads a mapped file as ELF, by path and build id
 	 * (sym-perf-elf.c): hash chains, NULL until asked */
 	struct sym_perf_elf **perf_elf;
+	/* ELF DSOs holding memory, most recently used first (sym-lru.c) */
+	struct pd_dso *lru_head, *lru_tail;
+	size_t lru_bytes;		/* the sum of their bytes */
+	size_t nr_reloads;
 };
 
 /* sym-path.c: symfs + path into buf (perf's __symbol__join_symfs). */
@@ -289,6 +303,9 @@ int sym_dso__set_symbols(struct pd_dso *d, struct sym_vec *sv);
  */
 int sym_dso__take_symbols(struct pd_dso *d, struct sym_vec *sv);
 
+/* pd_dso__find() of d as loaded (sym-lru.c loads it again first). */
+const struct pd_sym *sym_dso__find(struct pd_dso *d, uint64_t addr);
+
 /* sym-perf-elf.c: the answers kept, freed */
 void sym_perf_elf__free(struct pd_symbolizer *s);
 
@@ -307,6 +324,8 @@ struct sym_bfd_funcs *sym_bfd_funcs__new(Elf *elf);
 const char *sym_bfd_funcs__find(const struct sym_bfd_funcs *f, uint64_t addr,
 				const char **file_name);
 void sym_bfd_funcs__free(struct sym_bfd_funcs *f);
+/* The bytes its index holds. */
+size_t sym_bfd_funcs__bytes(const struct sym_bfd_funcs *f);
 
 /* sym-debuginfod.c */
 /*
@@ -330,6 +349,8 @@ struct sym_dwarf;
 int sym_inline__frames(struct pd_dso *d, uint64_t vaddr,
 		       struct pd_inline_frame *frames, int max);
 void sym_inline__free(struct sym_dwarf *dw);
+/* The bytes dw holds, libdw's counted as the file's debug sections. */
+size_t sym_inline__bytes(const struct sym_dwarf *dw);
 
 /* sym-dso.c */
 /* A new DSO on no list (sym_dso__free() frees it); NULL on ENOMEM. */
@@ -413,6 +434,18 @@ struct pd_dso *sym_preload__take(struct pd_symbolizer *s,
 				 const uint8_t *build_id, size_t build_id_size);
 /* The thread ended, the DSOs it loaded that no lookup took freed. */
 void sym_preload__free(struct pd_symbolizer *s);
+
+/*
+ * sym-lru.c: the budget's bookkeeping. d's bytes measured again (it
+ * loaded, or grew: names demangled, DWARF opened), an ELF DSO holding
+ * some put first on the list; d's contents loaded again if released
+ * (0, or -ENOMEM: d then answers nothing this time); d used, first on
+ * the list; d off it (freed).
+ */
+void sym_lru__account(struct pd_dso *d);
+int sym_lru__resident(struct pd_dso *d);
+void sym_lru__touch(struct pd_dso *d);
+void sym_lru__remove(struct pd_dso *d);
 
 /*
  * sym-core.c: the DSO of key k, made and loaded (or taken from the

@@ -572,7 +572,7 @@ static long find_index(const struct pd_dso *d, uint64_t addr)
 	return -1;
 }
 
-PD_EXPORT const struct pd_sym *pd_dso__find(struct pd_dso *d, uint64_t addr)
+const struct pd_sym *sym_dso__find(struct pd_dso *d, uint64_t addr)
 {
 	long i;
 
