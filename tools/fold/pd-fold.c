@@ -54,7 +54,12 @@ static void usage(FILE *f)
 "      --raw              user frames as BUILDID+0xOFFSET@PATH (without a\n"
 "                         build id: PATH+0xOFFSET), reading no symbol table\n"
 "                         or debug info: named later by --symbolize;\n"
-"                         kernel frames are named here\n"
+"                         kernel frames are named here (but --raw-kernel)\n"
+"      --raw-kernel       with --raw: frames of the kernel proper too, as\n"
+"                         KBUILDID+0xOFFSET@[kernel.kallsyms]_text (the\n"
+"                         offset from _text, whatever the KASLR slide),\n"
+"                         where the recording names the kernel's build\n"
+"                         id; modules are named here\n"
 "      --symbolize        name the raw frames of folded files (FILE... or\n"
 "                         standard input) from the build-id cache,\n"
 "                         --archive, --symfs, --root, the files at their\n"
@@ -126,7 +131,7 @@ static void usage(FILE *f)
 enum {
 	OPT_INPUT = 256, OPT_MERGE, OPT_CONTEXT, OPT_FILTER, OPT_FILTER_MARK,
 	OPT_OFF_CPU, OPT_SCRIPT, OPT_CHRONOLOGICAL, OPT_SVG, OPT_RAW,
-	OPT_SYMBOLIZE, OPT_ARCHIVE,
+	OPT_SYMBOLIZE, OPT_ARCHIVE, OPT_RAW_KERNEL,
 };
 
 static const struct option longopts[] = {
@@ -141,6 +146,7 @@ static const struct option longopts[] = {
 	{ "chronological", no_argument, NULL, OPT_CHRONOLOGICAL },
 	{ "svg", no_argument, NULL, OPT_SVG },
 	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "raw-kernel", no_argument, NULL, OPT_RAW_KERNEL },
 	{ "symbolize", no_argument, NULL, OPT_SYMBOLIZE },
 	{ "archive", required_argument, NULL, OPT_ARCHIVE },
 	{ "buffer-size", required_argument, NULL, 'S' },
@@ -222,6 +228,9 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		break;
 	case OPT_RAW:
 		c->data.raw = true;
+		break;
+	case OPT_RAW_KERNEL:
+		c->data.raw_kernel = true;
 		break;
 	case OPT_ARCHIVE:
 		c->archive = arg;
@@ -488,6 +497,8 @@ static void check_modes(const struct cli *c)
 	     c->data.off_cpu || c->data.raw))
 		pd_usage_error("--%s reads folded files: not with --input=script, --script, --chronological, --off-cpu or --raw",
 			       c->merge ? "merge" : "symbolize");
+	if (c->data.raw_kernel && !c->data.raw)
+		pd_usage_error("--raw-kernel keeps kernel frames raw too: it needs --raw");
 	if (c->archive && !c->symbolize)
 		pd_usage_error("--archive gives --symbolize files (a perf.data input names its archive itself)");
 	if (c->buffer_size && !c->merge && !c->symbolize)
