@@ -3,8 +3,11 @@
  * pd-fold --raw's frame syntax (fold/fold-raw.h): frames with and
  * without a build id, DWARF marks and paths with the characters a
  * folded line cannot hold (';', blanks, '%', newlines) written and read
- * back the same, nothing of it a ';' or a blank; and the frames of
- * ordinary folded stacks, and damaged raw ones, not taken for raw.
+ * back the same, nothing of it a ';' or a blank; kernel frames
+ * (--raw-kernel) with their build id, reference symbol and offsets on
+ * either side of it; and the frames of ordinary folded stacks, and
+ * damaged raw ones (kernel ones without a build id or reference symbol,
+ * or with a DWARF mark), not taken for raw.
  */
 #include <string.h>
 
@@ -26,7 +29,60 @@ static bool round_trip(const struct fold_raw *r, const char *want)
 	       back.build_id_size == r->build_id_size &&
 	       !memcmp(back.build_id, r->build_id, r->build_id_size) &&
 	       !strcmp(back.path, r->path) && back.addr == r->addr &&
-	       back.dwarf == r->dwarf;
+	       back.dwarf == r->dwarf && back.kernel == r->kernel;
+}
+
+static void kernel_frames(void)
+{
+	static const char *const not_raw[] = {
+		"[kernel.kallsyms]_text+0x10", "[kernel.kallsyms]+0x10",
+		"ab+0x10@[kernel.kallsyms]", "ab+0x10i@[kernel.kallsyms]_text",
+		"ab+0x10@[kernel.kallsyms].init.text",
+		"ab+0x10@[kernel.kallsyms]_te%3bxt",
+		"ab+0x10@[kernel.kallsyms]9a",
+		"ab-0x10@/usr/lib/libc.so.6", "ab-0x10i@[kernel.kallsyms]_text",
+		"ab-0x@[kernel.kallsyms]_text",
+		"ab+-0x10@[kernel.kallsyms]_text",
+		"-0x10@[kernel.kallsyms]_text", "[[kernel.kallsyms]]",
+		"ab-0x11111111111111111@[kernel.kallsyms]_text",
+	};
+	struct fold_raw r = { .build_id = { 0xab, 0xf9 }, .build_id_size = 2,
+			      .path = "[kernel.kallsyms]_text",
+			      .addr = 0x604fa0, .kernel = true };
+	struct fold_raw back;
+	char buf[64];
+	size_t i;
+
+	CHECK(round_trip(&r, "abf9+0x604fa0@[kernel.kallsyms]_text"),
+	      "a kernel frame: build id, offset from _text");
+	r.addr = -(uint64_t)0x1000;
+	CHECK(round_trip(&r, "abf9-0x1000@[kernel.kallsyms]_text"),
+	      "a kernel address below the reference: a negative offset");
+	r.addr = 1ULL << 63;
+	CHECK(round_trip(&r, "abf9-0x8000000000000000@[kernel.kallsyms]_text"),
+	      "the farthest offset below");
+	r.addr = 0;
+	strcpy(r.path, "[kernel.kallsyms]_stext");
+	CHECK(round_trip(&r, "abf9+0x0@[kernel.kallsyms]_stext"),
+	      "_stext (arm64), offset 0");
+	r.build_id_size = 0;
+	CHECK(!fold_raw__format(buf, sizeof(buf), &r),
+	      "no kernel frame without a build id");
+	r.build_id_size = 2;
+	r.dwarf = true;
+	CHECK(!fold_raw__format(buf, sizeof(buf), &r),
+	      "no kernel frame with inlined frames");
+	r.dwarf = false;
+	strcpy(r.path, "[kernel.kallsyms]");
+	CHECK(!fold_raw__format(buf, sizeof(buf), &r),
+	      "no kernel frame without its reference symbol");
+	for (i = 0; i < sizeof(not_raw) / sizeof(not_raw[0]); i++)
+		CHECK(!fold_raw__parse(not_raw[i], strlen(not_raw[i]), &back),
+		      "'%s' is no raw frame", not_raw[i]);
+	CHECK(fold_raw__parse("ab+0x10@[kernel.kallsyms]_text", 30, &back) &&
+	      back.kernel && fold_raw__parse("ab+0x10@/x", 10, &back) &&
+	      !back.kernel,
+	      "a user frame read after a kernel one is no kernel frame");
 }
 
 int main(void)
@@ -74,5 +130,6 @@ int main(void)
 	r.path[sizeof(r.path) - 1] = '\0';
 	CHECK(!fold_raw__format(buf, sizeof(buf), &r),
 	      "a frame that does not fit: 0");
+	kernel_frames();
 	return tap_done();
 }

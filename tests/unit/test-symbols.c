@@ -6,6 +6,7 @@
  * comparisons with perf itself are in t0075-symbols.sh.
  */
 #include <elf.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,11 @@ static void test_kallsyms(void)
 			    "ffffffffc0001000 t mod_fn\t[ext4]\n"
 			    "ffffffffc0001100 t $x\t[arm]\n");
 	char *z = write_tmp("0000000000000000 T _stext\n0000000000000000 t x\n");
+	char *m = write_tmp("ffffffffc0000000 t _text\t[mod]\n"
+			    "ffffffff82000000 T startup_64\n"
+			    "ffffffff82000000 T _text\n"
+			    "ffffffff82000100 T f\n");
+	uint64_t at;
 
 	o.kallsyms = p;
 	s = pd_symbolizer__new(&o);
@@ -151,6 +157,23 @@ static void test_kallsyms(void)
 	      "kallsyms: core kernel has no module");
 	CHECK(!pd_dso__find(k, 0xffffffff81002000),
 	      "kallsyms: the kernel's last symbol ends before the modules");
+	CHECK(!pd_dso__kernel_ref(k, "_text", &at) &&
+	      at == 0xffffffff81000000 &&
+	      !pd_dso__kernel_ref(k, "_stext", &at) &&
+	      at == 0xffffffff81000000,
+	      "kallsyms: where the reference symbols _text and _stext are");
+	CHECK(pd_dso__kernel_ref(k, "local_fn", &at) == -ENOENT,
+	      "kallsyms: no other name is a reference symbol");
+	pd_symbolizer__free(s);
+
+	/* (perf keeps one name of two at an address: startup_64 here) */
+	o.kallsyms = m;
+	s = pd_symbolizer__new(&o);
+	k = pd_symbolizer__kernel(s, NULL, 0);
+	CHECK(!pd_dso__kernel_ref(k, "_text", &at) && at == 0xffffffff82000000,
+	      "kallsyms: _text found though its alias names the address, and not a module's _text");
+	CHECK(pd_dso__kernel_ref(k, "_stext", &at) == -ENOENT,
+	      "kallsyms: a reference symbol it lacks");
 	pd_symbolizer__free(s);
 
 	o.kallsyms = z;
@@ -158,11 +181,15 @@ static void test_kallsyms(void)
 	k = pd_symbolizer__kernel(s, NULL, 0);
 	CHECK(!pd_dso__loaded(k) && !pd_dso__find(k, 0x10),
 	      "kallsyms: all-zero addresses (kptr_restrict) resolve nothing");
+	CHECK(pd_dso__kernel_ref(k, "_stext", &at) == -ENOENT,
+	      "kallsyms: all-zero addresses give no reference symbol");
 	pd_symbolizer__free(s);
 	unlink(p);
 	unlink(z);
+	unlink(m);
 	free(p);
 	free(z);
+	free(m);
 }
 
 /*

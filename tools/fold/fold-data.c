@@ -64,6 +64,9 @@ struct fold_run {
 	/* --raw: the sample's user frames were unwound from its stack copy */
 	bool raw_dwarf;
 	struct fold_raw raw;
+	/* --raw-kernel: the recorded kernel build id, once known */
+	uint8_t kernel_bid[FOLD_RAW_BUILD_ID_MAX];
+	size_t kernel_bid_size;
 	uint64_t nr_samples, nr_no_callchain, nr_offcpu, nr_switch_out;
 };
 
@@ -112,10 +115,60 @@ static bool emit_raw(struct fold_run *run, const struct pd_frame *fr)
 	strcpy(r->path, name);
 	r->addr = fr->addr;
 	r->dwarf = run->raw_dwarf;
+	r->kernel = false;
 	len = fold_raw__format(run->line, sizeof(run->line), r);
 	if (!len)
 		return false;
-	folder__folded_frame(run->f, run->line, len, true);
+	folder__folded_frame(run->f, run->line, len, FOLD_FRAME_USER);
+	return true;
+}
+
+/*
+ * --raw-kernel: a frame of the kernel proper becomes a raw kernel frame
+ * (fold-raw.h), its offset from the relocation reference symbol the
+ * kernel map names, when the recording names the kernel's build id too
+ * (else nothing would say which kernel's symbols name it). Its frames
+ * are those of the kernel map and, since this host may lack the kernel's
+ * symbols (which move that map to them here: init text lies past the
+ * recorded map), kernel addresses in no map at or above the reference;
+ * --symbolize keeps to the range of the symbols it finds, as the
+ * session does with them. Modules, BPF programs and guests' kernels are
+ * named here.
+ */
+static bool emit_raw_kernel(struct fold_run *run, const struct pd_frame *fr)
+{
+	struct fold_raw *r = &run->raw;
+	const char *ref;
+	uint64_t ref_addr;
+	size_t len;
+
+	if (fr->cpumode != PD_MISC_KERNEL ||
+	    (fr->has_map && strncmp(fr->dso_name, FOLD_RAW_KERNEL,
+				    FOLD_RAW_KERNEL_LEN)) ||
+	    pd_session__kernel_ref(run->session, &ref, &ref_addr) ||
+	    (!fr->has_map && fr->ip < ref_addr) ||
+	    strlen(ref) + FOLD_RAW_KERNEL_LEN >= sizeof(r->path))
+		return false;
+	if (!run->kernel_bid_size) {
+		int n = pd_session__kernel_build_id(run->session,
+						    run->kernel_bid,
+						    sizeof(run->kernel_bid));
+
+		if (n <= 0)
+			return false;
+		run->kernel_bid_size = (size_t)n;
+	}
+	memcpy(r->build_id, run->kernel_bid, run->kernel_bid_size);
+	r->build_id_size = run->kernel_bid_size;
+	strcpy(r->path, FOLD_RAW_KERNEL);
+	strcpy(r->path + FOLD_RAW_KERNEL_LEN, ref);
+	r->addr = fr->ip - ref_addr;
+	r->dwarf = false;
+	r->kernel = true;
+	len = fold_raw__format(run->line, sizeof(run->line), r);
+	if (!len)
+		return false;
+	folder__folded_frame(run->f, run->line, len, FOLD_FRAME_KERNEL);
 	return true;
 }
 
@@ -133,6 +186,8 @@ static void emit_frame(struct fold_run *run, const struct pd_frame *fr)
 		emit(run, script_text__frame(fr, run->line, sizeof(run->line)));
 		return;
 	}
+	if (run->o->raw_kernel && emit_raw_kernel(run, fr))
+		return;
 	if (run->o->raw && emit_raw(run, fr))
 		return;
 	if (folder__replay(run->f, fr->sym, fr->dso_name, fr->inline_name))

@@ -43,6 +43,11 @@ struct fold_data_opts {
 	 * named by no symbol table or debug info (none is read)
 	 */
 	bool raw;
+	/*
+	 * --raw-kernel (with raw): frames of the kernel proper too, where
+	 * the recording names the kernel's build id
+	 */
+	bool raw_kernel;
 	/* with script_out: only the samples selected (sample-select.h) */
 	const struct sample_select_opts *select;
 };

@@ -54,13 +54,36 @@ static bool put_str(char *buf, size_t size, size_t *n, const char *s)
 	return true;
 }
 
+/* "[kernel.kallsyms]REF": a symbol name after the kernel's map name */
+static bool kernel_path(const char *path)
+{
+	const char *p = path + FOLD_RAW_KERNEL_LEN;
+
+	/* (not a vmlinux section's map, "[kernel.kallsyms].init.text") */
+	if (strncmp(path, FOLD_RAW_KERNEL, FOLD_RAW_KERNEL_LEN) || !*p ||
+	    *p == '.' || (*p >= '0' && *p <= '9'))
+		return false;
+	for (; *p; p++)
+		if (!(*p == '_' || *p == '.' || (*p >= '0' && *p <= '9') ||
+		      (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+			return false;
+	return true;
+}
+
 size_t fold_raw__format(char *buf, size_t size, const struct fold_raw *r)
 {
 	char off[24];
 	size_t n = 0, i;
 
-	snprintf(off, sizeof(off), "+0x%" PRIx64 "%s", r->addr,
-		 r->dwarf ? "i" : "");
+	if (r->kernel && (!r->build_id_size || r->dwarf ||
+			  !kernel_path(r->path)))
+		return 0;
+	/* a kernel address below its reference symbol: a negative offset */
+	if (r->kernel && (int64_t)r->addr < 0)
+		snprintf(off, sizeof(off), "-0x%" PRIx64, -r->addr);
+	else
+		snprintf(off, sizeof(off), "+0x%" PRIx64 "%s", r->addr,
+			 r->dwarf ? "i" : "");
 	if (r->build_id_size) {
 		if (2 * r->build_id_size + 1 > size)
 			return 0;
@@ -79,15 +102,21 @@ size_t fold_raw__format(char *buf, size_t size, const struct fold_raw *r)
 	return n;
 }
 
-/* "+0xHEX[i]" at s (up to end): its end, or NULL */
+/*
+ * "+0xHEX[i]" at s (up to end), or "-0xHEX" where neg may be: its end,
+ * or NULL; *neg whether it was negative (r->addr then holds the value)
+ */
 static const char *parse_off(const char *s, const char *end,
-			     struct fold_raw *r)
+			     struct fold_raw *r, bool *neg)
 {
 	uint64_t v = 0;
 	const char *p = s + 3;
 
-	if (end - s < 4 || memcmp(s, "+0x", 3))
+	if (end - s < 4 ||
+	    (memcmp(s, "+0x", 3) && (!neg || memcmp(s, "-0x", 3))))
 		return NULL;
+	if (neg)
+		*neg = s[0] == '-';
 	for (; p < end && hexval(*p) >= 0 && (*p < 'A' || *p > 'F'); p++) {
 		if (v >> 60)
 			return NULL;
@@ -96,7 +125,7 @@ static const char *parse_off(const char *s, const char *end,
 	if (p == s + 3)
 		return NULL;
 	r->addr = v;
-	r->dwarf = p < end && *p == 'i';
+	r->dwarf = s[0] == '+' && p < end && *p == 'i';
 	return r->dwarf ? p + 1 : p;
 }
 
@@ -127,29 +156,43 @@ bool fold_raw__parse(const char *s, size_t len, struct fold_raw *r)
 {
 	const char *end = s + len, *p, *q;
 	size_t i;
+	bool neg;
 
 	if (!len)
 		return false;
+	r->kernel = false;
 	if (s[0] == '/' || s[0] == '[') {
 		/* PATH+0xOFFSET[i]: the last "+0x" */
 		for (p = NULL, q = s; (q = memmem(q, end - q, "+0x", 3)); q++)
 			p = q;
-		if (!p || parse_off(p, end, r) != end)
+		if (!p || parse_off(p, end, r, NULL) != end)
 			return false;
 		r->build_id_size = 0;
-		return parse_path(s, p, r);
+		/* the kernel's, without the build id that names it: none */
+		return parse_path(s, p, r) &&
+		       strncmp(r->path, FOLD_RAW_KERNEL, FOLD_RAW_KERNEL_LEN);
 	}
 	for (p = s; p < end && hexval(*p) >= 0 && !(*p >= 'A' && *p <= 'F'); p++)
 		;
 	i = p - s;
 	if (i < 2 || i % 2 || i / 2 > FOLD_RAW_BUILD_ID_MAX)
 		return false;
-	q = parse_off(p, end, r);
+	q = parse_off(p, end, r, &neg);
 	if (!q || q == end || *q != '@')
 		return false;
 	for (i = 0; i < (size_t)(p - s) / 2; i++)
 		r->build_id[i] = (uint8_t)(hexval(s[2 * i]) << 4 |
 					   hexval(s[2 * i + 1]));
 	r->build_id_size = i;
-	return parse_path(q + 1, end, r);
+	if (!parse_path(q + 1, end, r))
+		return false;
+	if (strncmp(r->path, FOLD_RAW_KERNEL, FOLD_RAW_KERNEL_LEN))
+		return !neg;
+	/* a kernel frame: a reference symbol, no inlined frames */
+	if (r->dwarf || !kernel_path(r->path))
+		return false;
+	r->kernel = true;
+	if (neg)
+		r->addr = -r->addr;
+	return true;
 }

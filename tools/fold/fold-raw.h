@@ -17,6 +17,17 @@
  * perf does: a file without symbols is "[NAME]", and --symfs, --root
  * and the file at its path are looked up by path (and accepted by build
  * id only).
+ *
+ * A frame of the kernel proper (pd-fold --raw-kernel) has the same form,
+ *
+ *	KBUILDID+0xOFFSET@[kernel.kallsyms]REF	(or KBUILDID-0xOFFSET@...)
+ *
+ * with the kernel's build id (always: without one nothing says which
+ * kernel's symbols name it), and for path the name perf's kernel map
+ * record has, "[kernel.kallsyms]" and the relocation reference symbol
+ * (perf's ref_reloc_sym, "_text" or "_stext"); OFFSET is the address
+ * minus the recorded address of REF, which the boot's KASLR slide does
+ * not change. Such a path is never a user frame's.
  */
 #ifndef PD_TOOLS_FOLD_RAW_H
 #define PD_TOOLS_FOLD_RAW_H
@@ -32,17 +43,27 @@ struct fold_raw {
 	uint8_t build_id[FOLD_RAW_BUILD_ID_MAX];
 	size_t build_id_size;		/* 0: none recorded */
 	char path[FOLD_RAW_PATH_MAX];	/* unescaped */
-	uint64_t addr;
+	uint64_t addr;			/* kernel: the offset, modulo 2^64 */
 	bool dwarf;			/* 'i': add inlined frames */
+	/* a kernel frame: path is "[kernel.kallsyms]REF" (FOLD_RAW_KERNEL) */
+	bool kernel;
 };
+
+#define FOLD_RAW_KERNEL		"[kernel.kallsyms]"
+#define FOLD_RAW_KERNEL_LEN	17
 
 /*
  * The frame's text into buf (NUL-terminated): its length, or 0 when it
- * does not fit (a path beyond FOLD_RAW_PATH_MAX).
+ * does not fit (a path beyond FOLD_RAW_PATH_MAX) or is a kernel frame
+ * without a build id or reference symbol.
  */
 size_t fold_raw__format(char *buf, size_t size, const struct fold_raw *r);
 
-/* Whether the frame text s (len bytes) is a raw frame; then *r holds it. */
+/*
+ * Whether the frame text s (len bytes) is a raw frame; then *r holds it.
+ * A kernel path without a build id or a reference symbol name, or with
+ * a DWARF mark, is none.
+ */
 bool fold_raw__parse(const char *s, size_t len, struct fold_raw *r);
 
 #endif /* PD_TOOLS_FOLD_RAW_H */

@@ -9,9 +9,12 @@
 #include <perfdata/session.h>
 #include <perfdata/symbols.h>
 
+#include <perfdata/archive.h>
+
 #include "common/cli.h"
 #include "fold.h"
 #include "fold-data.h"
+#include "fold-kernel.h"
 #include "fold-raw.h"
 #include "fold-script.h"
 #include "fold-lines.h"
@@ -28,6 +31,7 @@ struct fold_symbolize {
 	/* an archive is the symbolizer's through a session of its reader */
 	struct pd_reader *archive;
 	struct pd_session *session;
+	struct fold_kernels *kernels;	/* raw kernel frames' symbols */
 	struct fold_raw raw;
 	size_t symbol_memory;		/* --symbol-memory, 0: none */
 	struct pd_inline_frame inl[MAX_INLINE];
@@ -66,6 +70,11 @@ struct fold_symbolize *fold_symbolize__new(struct folder *f,
 		if (!s->session)
 			goto nomem;
 	}
+	s->kernels = fold_kernels__new(o, s->archive ?
+				       pd_reader__archive_dir(s->archive) :
+				       NULL);
+	if (!s->kernels)
+		goto nomem;
 	return s;
 nomem:
 	pd_err("%s", strerror(ENOMEM));
@@ -79,6 +88,7 @@ void fold_symbolize__free(struct fold_symbolize *s)
 	if (!s)
 		return;
 	fold_script_parser__free(s->parser);
+	fold_kernels__free(s->kernels);
 	pd_session__free(s->session);
 	pd_reader__close(s->archive);
 	pd_symbolizer__free(s->sym);
@@ -108,6 +118,13 @@ static int name_raw(struct fold_symbolize *s, const struct fold_raw *r)
 	};
 	int k = 0, i;
 
+	/* a kernel's: resolved as the session resolves a kernel address */
+	if (r->kernel) {
+		k = fold_kernels__frame(s->kernels, r, &fr);
+		if (!k)
+			fold_frame(s, &fr);
+		return k;
+	}
 	fr.dso = pd_symbolizer__dso(s->sym, r->path,
 				    r->build_id_size ? r->build_id : NULL,
 				    r->build_id_size);
@@ -168,7 +185,7 @@ static int symbolize_line(void *ctx, const char *key, size_t len,
 				return -ENOMEM;
 			}
 		} else {
-			folder__folded_frame(s->f, p, end - p, false);
+			folder__folded_frame(s->f, p, end - p, FOLD_FRAME_ANY);
 		}
 		end = p - 1;
 	}

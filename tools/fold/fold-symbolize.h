@@ -5,9 +5,11 @@
  * lookup of a mapped file (pd_symbolizer__dso(): the build-id cache, an
  * archive, --symfs, --root, the file at its path, debuginfod; a file is
  * used only with the recorded build id), each frame then folded by the
- * folder's rules as pd-fold folds it from perf.data. Frames that are not
- * raw are kept as they are. Lines that become equal are added up by the
- * fold_sort the folder's sink names.
+ * folder's rules as pd-fold folds it from perf.data; raw kernel frames
+ * (pd-fold --raw-kernel) are named from the symbols of their kernel
+ * (fold-kernel.h). Frames that are not raw are kept as they are. Lines
+ * that become equal are added up by the fold_sort the folder's sink
+ * names.
  */
 #ifndef PD_TOOLS_FOLD_SYMBOLIZE_H
 #define PD_TOOLS_FOLD_SYMBOLIZE_H

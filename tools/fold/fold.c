@@ -912,11 +912,13 @@ out:
 }
 
 void folder__folded_frame(struct folder *f, const char *name, size_t len,
-			  bool user)
+			  enum fold_frame_side side)
 {
 	size_t off;
 
-	if (!f->open || (user && f->o.capture == FOLD_CAPTURE_KERNEL))
+	if (!f->open ||
+	    (side == FOLD_FRAME_USER && f->o.capture == FOLD_CAPTURE_KERNEL) ||
+	    (side == FOLD_FRAME_KERNEL && f->o.capture == FOLD_CAPTURE_USER))
 		return;
 	if (f->all_replayed)
 		not_all_replayed(f);

@@ -136,13 +136,20 @@ bool folder__may_run_apart(const struct folder *f);
 /* End the sample (the blank line after a callchain). */
 void folder__end(struct folder *f);
 
+/* What a folded frame is known to be, for --capture. */
+enum fold_frame_side {
+	FOLD_FRAME_ANY,		/* a frame of a folded stack: unknown */
+	FOLD_FRAME_USER,	/* a raw user frame */
+	FOLD_FRAME_KERNEL,	/* a raw kernel frame */
+};
+
 /*
  * One frame already folded (a frame of a folded stack, or a raw frame of
  * pd-fold --raw): taken as it is, as the next frame of the sample. Only
- * --capture=kernel leaves it out (user is true: it is a user frame).
+ * --capture=kernel leaves a user frame out, --capture=user a kernel one.
  */
 void folder__folded_frame(struct folder *f, const char *name, size_t len,
-			  bool user);
+			  enum fold_frame_side side);
 
 /*
  * The next input of several (pd-fold A.data B.data): without

@@ -49,21 +49,29 @@ static void usage(FILE *f)
 "                         in one pass with bounded memory: sorted files\n"
 "                         are merged as they are, others sorted once\n"
 "  -S, --buffer-size=SIZE --merge, --symbolize: stacks held in memory\n"
-"      --symbol-memory=SIZE  --symbolize, --inline: symbols and debug info of\n"
-"                         files held in memory, the least recently used\n"
-"                         released beyond it (default 256M, or\n"
-"                         $PD_SYMBOL_MEMORY)\n"
 "                         before they go to a temporary file in $TMPDIR\n"
 "                         (bytes, or with K, M, G; default 16M)\n"
+"      --symbol-memory=SIZE  --symbolize, --inline: symbols and debug\n"
+"                         info of files held in memory, the least\n"
+"                         recently used released beyond it (default\n"
+"                         256M, or $PD_SYMBOL_MEMORY)\n"
 "      --raw              user frames as BUILDID+0xOFFSET@PATH (without a\n"
 "                         build id: PATH+0xOFFSET), reading no symbol table\n"
 "                         or debug info: named later by --symbolize;\n"
-"                         kernel frames are named here\n"
+"                         kernel frames are named here (but --raw-kernel)\n"
+"      --raw-kernel       with --raw: frames of the kernel proper too, as\n"
+"                         KBUILDID+0xOFFSET@[kernel.kallsyms]_text (the\n"
+"                         offset from _text, whatever the KASLR slide),\n"
+"                         where the recording names the kernel's build\n"
+"                         id; modules are named here\n"
 "      --symbolize        name the raw frames of folded files (FILE... or\n"
 "                         standard input) from the build-id cache,\n"
 "                         --archive, --symfs, --root, the files at their\n"
-"                         paths and debuginfod, and add up the lines that\n"
-"                         become equal; give it --raw's folding options\n"
+"                         paths and debuginfod (raw kernel frames: from\n"
+"                         --kallsyms, --vmlinux, --archive's kernel of\n"
+"                         their build id, the build-id cache), and add up\n"
+"                         the lines that become equal; give it --raw's\n"
+"                         folding options\n"
 "      --archive=FILE     --symbolize: a profile archive (pd-convert\n"
 "                         --to=archive) whose files name frames too\n"
 "      --chronological    the stacks in sample (time) order, consecutive\n"
@@ -133,7 +141,7 @@ static void usage(FILE *f)
 enum {
 	OPT_INPUT = 256, OPT_MERGE, OPT_CONTEXT, OPT_FILTER, OPT_FILTER_MARK,
 	OPT_OFF_CPU, OPT_SCRIPT, OPT_CHRONOLOGICAL, OPT_SVG, OPT_RAW,
-	OPT_SYMBOLIZE, OPT_ARCHIVE, OPT_SYMBOL_MEMORY,
+	OPT_SYMBOLIZE, OPT_ARCHIVE, OPT_SYMBOL_MEMORY, OPT_RAW_KERNEL,
 };
 
 static const struct option longopts[] = {
@@ -148,6 +156,7 @@ static const struct option longopts[] = {
 	{ "chronological", no_argument, NULL, OPT_CHRONOLOGICAL },
 	{ "svg", no_argument, NULL, OPT_SVG },
 	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "raw-kernel", no_argument, NULL, OPT_RAW_KERNEL },
 	{ "symbolize", no_argument, NULL, OPT_SYMBOLIZE },
 	{ "archive", required_argument, NULL, OPT_ARCHIVE },
 	{ "buffer-size", required_argument, NULL, 'S' },
@@ -230,6 +239,9 @@ static void option(struct pd_cli_main *m, int opt, const char *arg)
 		break;
 	case OPT_RAW:
 		c->data.raw = true;
+		break;
+	case OPT_RAW_KERNEL:
+		c->data.raw_kernel = true;
 		break;
 	case OPT_ARCHIVE:
 		c->archive = arg;
@@ -499,6 +511,8 @@ static void check_modes(const struct cli *c)
 	     c->data.off_cpu || c->data.raw))
 		pd_usage_error("--%s reads folded files: not with --input=script, --script, --chronological, --off-cpu or --raw",
 			       c->merge ? "merge" : "symbolize");
+	if (c->data.raw_kernel && !c->data.raw)
+		pd_usage_error("--raw-kernel keeps kernel frames raw too: it needs --raw");
 	if (c->archive && !c->symbolize)
 		pd_usage_error("--archive gives --symbolize files (a perf.data input names its archive itself)");
 	if (c->buffer_size && !c->merge && !c->symbolize)

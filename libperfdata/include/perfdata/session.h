@@ -72,6 +72,24 @@ int pd_session__preload_symbols(struct pd_session *s);
  */
 bool pd_session__recorded_here(struct pd_session *s);
 
+/*
+ * The recorded build id of the kernel ([kernel.kallsyms]: the BUILD_ID
+ * table or record, else its MMAP2), as far as the records read so far
+ * give it: at most max bytes into bid, their number; -ENOENT when none.
+ */
+int pd_session__kernel_build_id(const struct pd_session *s, uint8_t *bid,
+				size_t max);
+/*
+ * perf's ref_reloc_sym: the recording's kernel map "[kernel.kallsyms]_text"
+ * says the kernel symbol *name ("_text", "_stext") was at *addr in the
+ * recording's boot. An address minus *addr is then an offset that does
+ * not depend on that boot's KASLR slide (pd_dso__kernel_ref()). 0, or
+ * -ENOENT when no such map was read (perf writes a pgoff of 0 when
+ * kernel.kptr_restrict hides the address).
+ */
+int pd_session__kernel_ref(const struct pd_session *s, const char **name,
+			   uint64_t *addr);
+
 /* Update the state from one record (others are ignored). 0 or -errno. */
 int pd_session__event(struct pd_session *s, const struct pd_event *ev);
 

@@ -292,6 +292,20 @@ int pd_dso__kernel_range(const struct pd_dso *d, uint64_t *start,
 			 uint64_t *end);
 
 /*
+ * Where the kernel's relocation reference symbol name ("_text" or
+ * "_stext", perf's ref_reloc_sym: the symbol a recording's kernel map,
+ * "[kernel.kallsyms]_text", gives the running address of) lies in d's
+ * symbols: in kallsyms, at its address there; in a vmlinux, at its value
+ * moved as the symbols were (pd_symbolizer__kernel_reloc()). An address
+ * of the recording minus the recorded reference address is the same
+ * offset from it whatever the boot's KASLR slide, so that offset plus
+ * *addr is the address to look up in d. 0, or -ENOENT (another name,
+ * not among the symbols, d no loaded kernel).
+ */
+int pd_dso__kernel_ref(const struct pd_dso *d, const char *name,
+		       uint64_t *addr);
+
+/*
  * From a vmlinux, the i-th (from 0) section other than .text holding
  * symbols: perf gives each a kernel map of its own, [start, end) (the
  * relocated section), whose DSO it prints as name,

@@ -978,6 +978,44 @@ PD_EXPORT int pd_session__event(struct pd_session *s, const struct pd_event *ev)
 	}
 }
 
+PD_EXPORT int pd_session__kernel_build_id(const struct pd_session *s,
+					  uint8_t *bid, size_t max)
+{
+	const struct bid_entry *b = bid_find(s, "[kernel.kallsyms]");
+	const uint8_t *id = NULL;
+	size_t i, n = 0;
+
+	/* the one the kernel's DSO is loaded by (map_dso()), else MMAP2's */
+	if (b) {
+		id = b->id;
+		n = b->size;
+	}
+	for (i = 0; !id && i < s->kmaps->nr; i++) {
+		const struct pd_map *m = &s->kmaps->v[i];
+
+		if (m->build_id_size && !strcmp(m->name, "[kernel.kallsyms]")) {
+			id = m->build_id;
+			n = m->build_id_size;
+		}
+	}
+	if (!id || !n)
+		return -ENOENT;
+	if (n > max)
+		n = max;
+	memcpy(bid, id, n);
+	return (int)n;
+}
+
+PD_EXPORT int pd_session__kernel_ref(const struct pd_session *s,
+				     const char **name, uint64_t *addr)
+{
+	if (!s->kref_name || !s->kref_name[0] || !s->kref_addr)
+		return -ENOENT;
+	*name = s->kref_name;
+	*addr = s->kref_addr;
+	return 0;
+}
+
 PD_EXPORT bool pd_session__recorded_here(struct pd_session *s)
 {
 	return session_origin__here(s->origin, s->sym);

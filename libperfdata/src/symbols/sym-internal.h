@@ -165,6 +165,12 @@ struct pd_dso {
 	struct sym_kernel_section *ksecs;
 	bool not_elf;			/* the vmlinux is no ELF file */
 	uint64_t ref_addr;		/* kernel: as asked (cache key) */
+	/*
+	 * kernel: where perf's relocation reference symbols lie in these
+	 * symbols' address space (0: not among them), kept apart from the
+	 * table, where a name at the same address as another may be gone
+	 */
+	uint64_t ref_text, ref_stext;
 	bool loaded;
 	bool found_file;		/* some candidate file existed */
 	bool remote;			/* its files came from debuginfod */

@@ -160,6 +160,11 @@ static int add_line(struct pd_dso *d, struct sym_vec *sv, char *line)
 	if (sym_vec__push(sv, addr, 0, (uint8_t)bind, name))
 		return -ENOMEM;
 	sv->v[sv->nr - 1].module = (uint16_t)mod;
+	/* the first of each: a module may have a symbol of that name */
+	if (!mod && !d->ref_text && !strcmp(name, "_text"))
+		d->ref_text = addr;
+	else if (!mod && !d->ref_stext && !strcmp(name, "_stext"))
+		d->ref_stext = addr;
 	return 0;
 }
 
@@ -312,6 +317,8 @@ static int load(struct pd_dso *d, const char *path, bool copy)
 
 	if (copy && !same_head(path))
 		return -ESTALE;
+	d->ref_text = 0;
+	d->ref_stext = 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -322,8 +329,11 @@ static int load(struct pd_dso *d, const char *path, bool copy)
 	for (size_t i = 0; i < sv.nr; i++)
 		nonzero |= sv.v[i].start != 0;
 	/* kptr_restrict: every address reads as zero, nothing resolves */
-	if (!nonzero)
+	if (!nonzero) {
 		sv.nr = 0;
+		d->ref_text = 0;
+		d->ref_stext = 0;
+	}
 	if (copy && (!sv.nr || !modules_current(d))) {
 		/* the names stay in the arena, unused */
 		while (d->nr_modules)

@@ -632,6 +632,23 @@ PD_EXPORT int pd_dso__kernel_range(const struct pd_dso *d, uint64_t *start,
 	return 0;
 }
 
+PD_EXPORT int pd_dso__kernel_ref(const struct pd_dso *d, const char *name,
+				 uint64_t *addr)
+{
+	uint64_t v = 0;
+
+	if (!d || d->kind != PD_DSO_KERNEL || !d->loaded || !name)
+		return -ENOENT;
+	if (!strcmp(name, "_text"))
+		v = d->ref_text;
+	else if (!strcmp(name, "_stext"))
+		v = d->ref_stext;
+	if (!v)
+		return -ENOENT;
+	*addr = v;
+	return 0;
+}
+
 PD_EXPORT int pd_dso__kernel_section(const struct pd_dso *d, size_t i,
 				     const char **name, uint64_t *start,
 				     uint64_t *end)

@@ -205,6 +205,11 @@ static int read_symbols(struct pd_dso *d, Elf *elf, const char *ref_name,
 		if (unrelocated)
 			reloc = ref_addr - unrelocated;
 	}
+	/* where the reference symbols went (pd_dso__kernel_ref()) */
+	unrelocated = ref_value(elf, syms, strs, nr, "_text");
+	d->ref_text = unrelocated ? unrelocated + reloc : 0;
+	unrelocated = ref_value(elf, syms, strs, nr, "_stext");
+	d->ref_stext = unrelocated ? unrelocated + reloc : 0;
 	for (i = 0; i < nr; i++) {
 		GElf_Sym sym;
 		const char *sec, *name;
