@@ -168,11 +168,19 @@ PERF_BUILDID_DIR=$tmp/empty/.debug PERF_CONFIG=/dev/null "$FOLD" \
 	--symbolize "$tmp/fake.rawk" >"$tmp/got" 2>"$tmp/err"
 check "unknown kernel: exit 0, its frames unresolved as pd-fold shows them" \
 	test $? -eq 0 -a -s "$tmp/got" && cmp -s "$tmp/want" "$tmp/got"
+# (the user frames' warnings aside: testdata's programs are not at their
+# recorded paths in every checkout, nor its C library in every root)
 check "... with one warning, naming the build id" \
-	test "$(wc -l <"$tmp/err")" -eq 1 -a "$(grep -c "build id $fake" "$tmp/err")" -eq 1
+	test "$(grep -c kernel "$tmp/err")" -eq 1 -a "$(grep -c "build id $fake" "$tmp/err")" -eq 1
+# the kernel frames alone (the archive holds testdata's programs, which
+# the empty cache does not: their frames may differ)
+sed -E 's/;[^; ]*@\/[^; ]*//g' "$tmp/fake.rawk" >"$tmp/fakek.rawk"
 PERF_BUILDID_DIR=$tmp/empty/.debug PERF_CONFIG=/dev/null "$FOLD" -q \
-	--symbolize --archive="$tmp/syscalls.tar.zst" "$tmp/fake.rawk" >"$tmp/got2"
-check "... an archive of another kernel does not name it" cmp -s "$tmp/got" "$tmp/got2"
+	--symbolize "$tmp/fakek.rawk" >"$tmp/got"
+PERF_BUILDID_DIR=$tmp/empty/.debug PERF_CONFIG=/dev/null "$FOLD" -q \
+	--symbolize --archive="$tmp/syscalls.tar.zst" "$tmp/fakek.rawk" >"$tmp/got2"
+check "... an archive of another kernel does not name it" \
+	sh -c "[ -s '$tmp/got' ] && ! grep -q '@/' '$tmp/fakek.rawk' && cmp -s '$tmp/got' '$tmp/got2'"
 
 # malformed raw kernel frames are no raw frames: kept as they are
 printf '%s\n' "a;ab+0x10@[kernel.kallsyms];x 1" \
