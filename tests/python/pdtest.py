@@ -114,6 +114,34 @@ def each(names, fn, prefix, where):
         where[test.__name__] = test
 
 
+def symfs_as_recorded(path):
+    """
+    A --symfs directory holding each file the recording maps, at the
+    path it maps it at: testdata's programs from this checkout
+    (they were recorded at another's), the others linked from where they
+    are. pd-fold --inline reads files at their recorded paths only, as
+    stackcollapse-perf.pl's addr2line does, where the module finds them
+    by build id too.
+    """
+    d = tempfile.mkdtemp(prefix="pdpy-symfs.")
+    mapped = {r.filename for r in perfdata.open(path).records()
+              if r.name in ("MMAP", "MMAP2") and r.filename.startswith("/")}
+    for rec in sorted(mapped):
+        own = os.path.join(TD, "bin", os.path.basename(rec))
+        src = own if "/testdata/bin/" in rec and os.path.exists(own) else rec
+        if not os.path.exists(src):
+            continue
+        dst = d + rec
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        os.symlink(os.path.realpath(src), dst)
+    # and the debug files found by build id (libc6-dbg's)
+    if os.path.isdir("/usr/lib/debug"):
+        os.makedirs(d + "/usr/lib", exist_ok=True)
+        if not os.path.lexists(d + "/usr/lib/debug"):
+            os.symlink("/usr/lib/debug", d + "/usr/lib/debug")
+    return d
+
+
 def pd_fold(path, *opts):
     """pd-fold's stacks as a dict."""
     out = run(os.path.join(BIN, "pd-fold"), "-q", *opts, path)

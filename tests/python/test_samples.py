@@ -127,7 +127,8 @@ def test_inline_true_expands_frame_pointer_chains():
     f = perfdata.open(td("inl.data"), inline=True)
     names = {fr.symbol for s in f.samples() for fr in s.callchain if fr.inlined}
     assert any(n.startswith("unsigned long shapes::detail::step<unsigned long>") for n in names), names
-    folded = pdtest.pd_fold(td("inl.data"), "--inline")
+    folded = pdtest.pd_fold(td("inl.data"), "--inline",
+                            "--symfs=" + pdtest.symfs_as_recorded(td("inl.data")))
     for s in f.samples():
         key = ";".join(["inl"] + [fr.symbol for fr in reversed(s.callchain)])
         assert key in folded, key
