@@ -238,7 +238,9 @@ fi
 # the library's child, where the recording has it, unwinds whole through
 # the replaced file (perf's base from its own maps)
 n=$(count '^pdt0081-child;')
-if [ "$n" -eq 0 ]; then
+if perf_older_than 6.1; then
+	skip "perf $(perf_version)'s stacks of the library's child: its rules are not perf 6.1's, which this checks"
+elif [ "$n" -eq 0 ]; then
 	skip "the library's child has no samples in the recording"
 else
 	check "perf's stacks of the library's child run whole through it (main;x_top;x_mid;x_spin): the new file's own base" \

@@ -159,6 +159,17 @@ live() { # NAME EVENT-OPTIONS...
 		return
 	fi
 	mods=$(module_frames "$tmp/$lname.data")
+	# perf before 6.x loads no symbol of a kallsyms that lists a
+	# "[__builtin__ftrace]" module (an ftrace trampoline, which the kernel
+	# keeps once something traced): it names no kernel frame, and is no
+	# oracle then
+	if grep -q '	\[__builtin__' "$tmp/ks/kallsyms" &&
+	   ! perf script --kallsyms="$tmp/ks/kallsyms" -i "$tmp/$lname.data" \
+		2>/dev/null </dev/null |
+		awk '$NF == "([kernel.kallsyms])" && $2 != "[unknown]" { found = 1 } END { exit !found }'; then
+		skip "live $lname: perf $(perf_version) names no kernel frame from a kallsyms with [__builtin__ftrace] lines (an ftrace trampoline here): no oracle"
+		return
+	fi
 	for sf in "" "--symfs=$tmp/empty"; do
 		perf script $sf --kallsyms="$tmp/ks/kallsyms" -i "$tmp/$lname.data" \
 			>"$tmp/ps" 2>/dev/null </dev/null
