@@ -156,23 +156,16 @@ echo \$n >"$work/short-count"
 EOF
 # (an interrupted bench stops them and its perf record too, on its way out)
 _pid=
+# load_start [LOOP LOOP]: two loads in the background, the mixed workload
+# and the short processes unless named (kernel-loop.sh twice for the
+# kernel-heavy recording)
 load_start() {
 	rm -f "$work/stop" "$work/short-count"
 	trap 'touch "$work/stop"; [ -z "$_pid" ] || kill -INT "$_pid" 2>/dev/null' EXIT
 	trap 'exit 1' INT TERM HUP
-	sh "$work/mixed-loop.sh" >/dev/null 2>&1 &
+	sh "$work/${1:-mixed-loop.sh}" >/dev/null 2>&1 &
 	load_a=$!
-	sh "$work/short-loop.sh" >/dev/null 2>&1 &
-	load_b=$!
-	sleep 1
-}
-kernel_load_start() {
-	rm -f "$work/stop"
-	trap 'touch "$work/stop"; [ -z "$_pid" ] || kill -INT "$_pid" 2>/dev/null' EXIT
-	trap 'exit 1' INT TERM HUP
-	sh "$work/kernel-loop.sh" >/dev/null 2>&1 &
-	load_a=$!
-	sh "$work/kernel-loop.sh" >/dev/null 2>&1 &
+	sh "$work/${2:-short-loop.sh}" >/dev/null 2>&1 &
 	load_b=$!
 	sleep 1
 }
@@ -218,7 +211,7 @@ record() {
 	_short=$(cat "$work/short-count" 2>/dev/null || echo 0)
 	# (perf script reads /proc/kallsyms of now: a copy, for both sides)
 	cp /proc/kallsyms "$_kn.kallsyms"
-	kernel_load_start
+	load_start kernel-loop.sh kernel-loop.sh
 	perf record -q -a -e cpu-clock -g -F "$freq" -o "$_kn.tmp" \
 		-- sleep "$_dsec" >/dev/null 2>>"$work/record.err" || :
 	load_stop

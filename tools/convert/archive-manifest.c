@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "archive-manifest.h"
+#include "common/hex.h"
 
 /* A manifest path field: \t, \n and \\ written escaped. */
 static void unescape(char *s)
@@ -26,15 +27,6 @@ static void unescape(char *s)
 		}
 	}
 	*o = 0;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
 }
 
 /* A kernel module's path: its entry has the kernel's cpumode. */
@@ -63,7 +55,7 @@ static bool parse_elf(char *line, struct pd_build_id *b)
 		return false;
 	memset(b, 0, sizeof(*b));
 	for (i = 0; i < n / 2; i++) {
-		int hi = hexval(f[4][2 * i]), lo = hexval(f[4][2 * i + 1]);
+		int hi = hex_lower(f[4][2 * i]), lo = hex_lower(f[4][2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return false;

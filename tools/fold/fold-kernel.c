@@ -10,6 +10,7 @@
 #include <perfdata/symbols.h>
 
 #include "common/cli.h"
+#include "common/hex.h"
 #include "fold-data.h"
 #include "fold-kernel.h"
 #include "fold-raw.h"
@@ -41,15 +42,6 @@ static void keep_why(enum pd_log_level level, const char *msg, void *ctx)
 
 	if (level == PD_LOG_WARN && !k->why)
 		k->why = strdup(msg);
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
 }
 
 /*
@@ -86,7 +78,7 @@ static size_t manifest_kernel(const char *dir, const char *kind, uint8_t *bid)
 		    (size_t)(end - f) > 2 * FOLD_RAW_BUILD_ID_MAX)
 			continue;
 		for (i = 0; f + 2 * i < end; i++) {
-			int hi = hexval(f[2 * i]), lo = hexval(f[2 * i + 1]);
+			int hi = hex_lower(f[2 * i]), lo = hex_lower(f[2 * i + 1]);
 
 			if (hi < 0 || lo < 0)
 				break;
