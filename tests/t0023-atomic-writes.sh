@@ -96,12 +96,17 @@ wait $cpid
 "$PD_BIN/pd-convert" -q --to=script "$in" -o - >"$tmp/fifo.want" 2>/dev/null
 check "-o a FIFO: written through it ($rc), still a FIFO" \
 	sh -c "[ $rc = 0 ] && [ -p '$tmp/out.fifo' ] && [ -s '$tmp/fifo.got' ] && cmp -s '$tmp/fifo.got' '$tmp/fifo.want'"
-(sleep 3; cat "$tmp/out.fifo" >/dev/null) &
+# (a reader after 3 s, should pd-unwind open the FIFO and wait for one:
+# the test then fails rather than hangs; ended here however far it got,
+# so that nothing is left blocked on the FIFO after the test)
+(sleep 3; exec cat "$tmp/out.fifo" >/dev/null) &
+rpid=$!
 "$PD_BIN/pd-unwind" -q "$TD/dwarf.data" -o "$tmp/out.fifo" 2>"$tmp/err"
 rc=$?
+kill $rpid 2>/dev/null
+wait $rpid 2>/dev/null
 check "pd-unwind -o a FIFO (a file, not a stream): status 1 ($rc), one error line, still a FIFO" \
 	sh -c "[ $rc = 1 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'regular file' '$tmp/err' && [ -p '$tmp/out.fifo' ]"
-: >"$tmp/out.fifo" 2>/dev/null &
 
 # pd-unwind: the same writer, the same promises.
 din=$TD/dwarf.data
