@@ -295,17 +295,7 @@ struct pd_dso *sym_dso_get(struct pd_symbolizer *s, const struct sym_key *k)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (k->build_id_size) {
-		memcpy(d->build_id, k->build_id, k->build_id_size);
-		d->build_id_size = k->build_id_size;
-		d->key_build_id_size = k->build_id_size;
-		d->has_build_id = true;
-	}
-	d->key_has_ino = k->has_ino;
-	d->key_maj = k->maj;
-	d->key_min = k->min;
-	d->key_ino = k->ino;
-	d->ident = k->ident;
+	sym_dso__set_key(d, k);
 	d->hnext = s->hash[h];
 	s->hash[h] = d;
 	if (sym_elf__load(d) == -ENOMEM) {

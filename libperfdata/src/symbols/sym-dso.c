@@ -39,6 +39,21 @@ struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
 	return d;
 }
 
+void sym_dso__set_key(struct pd_dso *d, const struct sym_key *k)
+{
+	if (k->build_id_size) {
+		memcpy(d->build_id, k->build_id, k->build_id_size);
+		d->build_id_size = k->build_id_size;
+		d->key_build_id_size = k->build_id_size;
+		d->has_build_id = true;
+	}
+	d->key_has_ino = k->has_ino;
+	d->key_maj = k->maj;
+	d->key_min = k->min;
+	d->key_ino = k->ino;
+	d->ident = k->ident;
+}
+
 void sym_dso__free(struct pd_dso *d)
 {
 	size_t i;

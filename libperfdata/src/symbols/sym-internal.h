@@ -367,6 +367,8 @@ void sym_dso__free(struct pd_dso *d);
  * path; NULL on ENOMEM. */
 struct pd_dso *sym_dso__new(struct pd_symbolizer *s, enum pd_dso_kind kind,
 			    const char *path);
+/* d's key: the build id, device, inode and identity it was asked by */
+void sym_dso__set_key(struct pd_dso *d, const struct sym_key *k);
 
 /* sym-elf.c: loads d's symbols the way perf's dso__load() does. */
 int sym_elf__load(struct pd_dso *d);

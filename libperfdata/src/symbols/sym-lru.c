@@ -132,21 +132,17 @@ static void release(struct pd_dso *d)
 static int reload(struct pd_dso *d)
 {
 	struct pd_dso *t = sym_dso__alloc(d->s, PD_DSO_ELF, d->path);
+	const struct sym_key k = {
+		.path = d->path, .build_id = d->build_id,
+		.build_id_size = d->key_build_id_size,
+		.has_ino = d->key_has_ino, .maj = d->key_maj,
+		.min = d->key_min, .ino = d->key_ino, .ident = d->ident,
+	};
 	int ret;
 
 	if (!t)
 		return -ENOMEM;
-	if (d->key_build_id_size) {
-		memcpy(t->build_id, d->build_id, d->key_build_id_size);
-		t->build_id_size = d->key_build_id_size;
-		t->key_build_id_size = d->key_build_id_size;
-		t->has_build_id = true;
-	}
-	t->key_has_ino = d->key_has_ino;
-	t->key_maj = d->key_maj;
-	t->key_min = d->key_min;
-	t->key_ino = d->key_ino;
-	t->ident = d->ident;
+	sym_dso__set_key(t, &k);
 	ret = sym_elf__load(t);
 	d->s->nr_reloads++;
 	/* the file gone or changed since: d answers nothing from now on,
