@@ -3,8 +3,11 @@
 # alone, and `make bench-system` runs it alone): issue 28's scale table.
 # A busy machine, the mixed workload of tests/bench-mixed-record.sh (gcc
 # -O2, python3, perl, xz in a loop) and a loop starting thousands of
-# short processes (sh -c true, a small C program, /bin/true), recorded
-# with the system perf, made once per size and kept in $B/bench/:
+# short processes (sh -c true, a small C program, /bin/true, then a
+# sleep: $PD_BENCH_SYSTEM_SHORT_RATE a second, 100 unless set; "max"
+# starts them as fast as one shell can, about 2,800 a second here, a
+# hundred thousand and more in a recording), recorded with the system
+# perf, made once per size and rate and kept in $B/bench/:
 #   system-dwarf-SIZE.data  perf record -a -e cpu-clock --call-graph
 #                           dwarf,65528 -F $PD_BENCH_SYSTEM_DWARF_FREQ
 #                           (499), stopped (SIGINT) once the file has
@@ -51,6 +54,14 @@ sizes=${PD_BENCH_SYSTEM_SIZES-1G}
 runs=${PD_BENCH_SYSTEM_RUNS:-3}
 dfreq=${PD_BENCH_SYSTEM_DWARF_FREQ:-499}
 freq=${PD_BENCH_SYSTEM_FREQ:-2999}
+rate=${PD_BENCH_SYSTEM_SHORT_RATE:-100}
+case $rate in
+max) pace= ;;
+*[!0-9]* | '' | 0)
+	echo "bench-system: PD_BENCH_SYSTEM_SHORT_RATE is a number of processes a second, or max" >&2
+	exit 1 ;;
+*) pace=$(awk -v r="$rate" 'BEGIN { printf "%.4f", 4 / r }') ;;
+esac
 
 if [ -z "$sizes" ]; then
 	echo "bench-system: skipped (PD_BENCH_SYSTEM_SIZES is empty)"
@@ -92,8 +103,8 @@ bytes() {
 	}'
 }
 
-# the load: the mixed workload in a loop, and short processes started as
-# fast as one shell starts them; both stop at the next program once
+# the load: the mixed workload in a loop, and short processes at the rate
+# asked (or as fast as one shell starts them); both stop at the next program once
 # $work/stop exists
 [ -x "$work/tiny" ] || {
 	cat >"$work/tiny.c" <<'EOF'
@@ -144,6 +155,8 @@ while [ ! -e "$work/stop" ]; do
 	while [ \$i -lt 100 ] && [ ! -e "$work/stop" ]; do /bin/true; i=\$((i + 1)); done
 done
 EOF
+# (a paced loop's sleep is its fourth short process: 4 in 4 / rate s,
+# less the time the other three take)
 cat >"$work/short-loop.sh" <<EOF
 n=0
 while [ ! -e "$work/stop" ]; do
@@ -151,6 +164,7 @@ while [ ! -e "$work/stop" ]; do
 	"$work/tiny" 200000
 	/bin/true
 	n=\$((n + 3))
+	[ -z "$pace" ] || { sleep $pace; n=\$((n + 1)); }
 done
 echo \$n >"$work/short-count"
 EOF
@@ -183,8 +197,9 @@ record() {
 	_dw=$dir/system-dwarf-$1.data _fp=$dir/system-fp-$1.data
 	_kn=$dir/system-kernel-$1.data
 	_info=$dir/system-$1.info
+	# (recorded again when made at another rate of short processes)
 	[ -s "$_dw" ] && [ -s "$_fp" ] && [ -s "$_kn" ] && [ -s "$_kn.kallsyms" ] &&
-		[ -s "$_info" ] && return 0
+		[ -s "$_info" ] && [ "$(cut -d' ' -f4 "$_info")" = "$rate" ] && return 0
 	_want=$(bytes "$1")
 	echo "bench-system: recording $_dw (perf record -a, DWARF, until $1) and $_fp (once)" >&2
 	rm -f "$_dw" "$_fp" "$_kn" "$_kn.kallsyms" "$_info" "$_dw.tmp" "$_fp.tmp" \
@@ -223,7 +238,7 @@ record() {
 		fi
 		mv "$_f.tmp" "$_f"
 	done
-	echo "$_dsec $(secs "$_t1" "$_t2") $_short" >"$_info"
+	echo "$_dsec $(secs "$_t1" "$_t2") $_short $rate" >"$_info"
 }
 
 overhead=0
@@ -331,9 +346,9 @@ for size in $sizes; do
 	record "$size"
 	dw=$dir/system-dwarf-$size.data fp=$dir/system-fp-$size.data
 	kn=$dir/system-kernel-$size.data
-	read -r dsec bsec nshort <"$dir/system-$size.info"
+	read -r dsec bsec nshort _rate <"$dir/system-$size.info"
 	cat "$dw" "$fp" "$kn" >/dev/null
-	echo "$size: recorded for $dsec s (perf's build-id pass after it $bsec s), $nshort short processes started;" \
+	echo "$size: recorded for $dsec s (perf's build-id pass after it $bsec s), $nshort short processes started ($rate a second asked);" \
 		"DWARF $(mb "$dw") MB, $(nsamples "$dw") samples; frame pointers $(mb "$fp") MB, $(nsamples "$fp") samples;" \
 		"kernel-heavy $(mb "$kn") MB, $(nsamples "$kn") samples"
 

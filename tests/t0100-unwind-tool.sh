@@ -145,9 +145,28 @@ if perf record -q --no-buildid-cache --call-graph dwarf -e cpu-clock -F 999 \
 	"$UNWIND" -j2 "$tmp/fresh.data" -o "$tmp/j2.out" 2>"$tmp/err"
 	check "-j2 (summary: $(grep -o '([0-9]* threads)' "$tmp/err")) writes what -j1 writes, byte for byte" \
 		sh -c "grep -q '(2 threads)' '$tmp/err' && cmp -s '$tmp/j1.out' '$tmp/j2.out'"
+	# without -j, the records read ahead on a second thread (which
+	# passes the samples' filled parts only): the same output
+	PD_UNWIND_THREADS=2 "$UNWIND" -q "$tmp/fresh.data" -o "$tmp/ra.out" 2>/dev/null
+	check "records read on a second thread (PD_UNWIND_THREADS=2): what -j1 writes, byte for byte" \
+		cmp -s "$tmp/j1.out" "$tmp/ra.out"
 else
 	skip "perf record does not work here (perf_event_paranoid?): no fresh recording for the size check"
 fi
+
+# every testdata recording, its records read on the caller's thread and
+# on a second one (PD_UNWIND_THREADS, which -j1 overrides): the same
+# output and messages
+for in in "$TD"/*.data "$TD"/newer/*.data; do
+	[ -f "$in" ] || continue
+	PD_UNWIND_THREADS=1 "$UNWIND" "$in" -o "$tmp/one.out" >"$tmp/one.err" 2>&1
+	r1=$?
+	PD_UNWIND_THREADS=2 "$UNWIND" "$in" -o "$tmp/two.out" >"$tmp/two.err" 2>&1
+	r2=$?
+	check "${in#"$TD"/}: read on one thread and on two, the same output and messages (rc $r1)" \
+		sh -c "[ $r1 = $r2 ] && cmp -s '$tmp/one.err' '$tmp/two.err' && { [ $r1 != 0 ] || cmp -s '$tmp/one.out' '$tmp/two.out'; }"
+	rm -f "$tmp/one.out" "$tmp/two.out"
+done
 
 # aarch64 recordings (simpleperf's) on this host: the binaries are not
 # in the corpus, so each sample's caller is its link register (the arm64

@@ -175,3 +175,23 @@ bool pd_cli_same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
 	       sa.st_ino == sb.st_ino;
 }
+
+bool pd_cli_cpu_to_spare(const char *env)
+{
+	const char *e = getenv(env);
+	long cpus;
+	double load;
+
+	if (e && *e)
+		return atoi(e) > 1;
+	/*
+	 * A second thread pays only with a CPU of its own: on a busy
+	 * machine the two wait for each other and take longer than one
+	 */
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (cpus < 2)
+		return false;
+	if (getloadavg(&load, 1) != 1)
+		return true;
+	return load < (double)cpus - 0.5;
+}

@@ -87,4 +87,11 @@ bool pd_cli_refuse_tty(FILE *f);
  */
 bool pd_cli_same_file(const char *a, const char *b);
 
+/*
+ * Whether a second thread would have a CPU of its own: two CPUs or more
+ * and a load average that leaves one free. $env (PD_FOLD_THREADS, ...)
+ * set to 1 or 2 decides instead, as tests force one way or the other.
+ */
+bool pd_cli_cpu_to_spare(const char *env);
+
 #endif /* PD_TOOLS_CLI_H */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/cli.h"
 #include "fold-ahead.h"
 #include "script-text.h"
 
@@ -73,21 +74,11 @@ struct fold_ahead {
 bool fold_ahead__wanted(bool apt)
 {
 	const char *e = getenv("PD_FOLD_THREADS");
-	long cpus;
-	double load;
 
-	if (e && *e)
-		return atoi(e) > 1;
-	/*
-	 * The second thread pays only with a CPU of its own: on a busy
-	 * machine the two wait for each other and take longer than one
-	 */
-	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	if (!apt || cpus < 2)
+	/* (the variable decides even where the thread is not apt) */
+	if (!(e && *e) && !apt)
 		return false;
-	if (getloadavg(&load, 1) != 1)
-		return true;
-	return load < (double)cpus - 0.5;
+	return pd_cli_cpu_to_spare("PD_FOLD_THREADS");
 }
 
 static void copy_frames(struct ahead_frame *v, const struct pd_frame *frames,

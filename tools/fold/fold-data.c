@@ -580,6 +580,14 @@ int fold_perf_data(const char *path, const struct fold_data_opts *o,
 	if (run->ahead) {
 		pd_session__preload_symbols(run->session);
 		pd_reader__read_ahead(run->r);
+	} else if (o->jobs == 0 && samples_user_stacks(run->r) &&
+		   fold_ahead__wanted(true)) {
+		/*
+		 * DWARF callchains: the input is read (about half the time:
+		 * the stack copies come from the page cache) and put in time
+		 * order on the second CPU, while this thread unwinds
+		 */
+		pd_reader__read_ahead(run->r);
 	}
 	while ((err = pd_reader__next(run->r, &ev)) > 0) {
 		if (ev->type == PD_RECORD_SAMPLE && run->offcpu)

@@ -49,7 +49,9 @@ static void usage(FILE *f)
 "                          of $DEBUGINFOD_URLS (by default they are fetched)\n"
 "  -j, --jobs=N            threads unwinding (default 1: a second one reads\n"
 "                          the input again, which costs about what it\n"
-"                          saves on 2 CPUs; the output is the same)\n"
+"                          saves on 2 CPUs; the output is the same).\n"
+"                          Without it, with a CPU to spare, a second\n"
+"                          thread reads the input while one unwinds\n"
 "      --pipe | --file     output mode (default: the input's)\n"
 "      --compress[=LEVEL]  zstd-compress the records (perf 5.2 and later\n"
 "                          read them)\n"
@@ -152,6 +154,14 @@ static int run(struct pd_cli_main *m)
 	}
 	c->co.shims_add = 1ULL << PD_SHIM_UNWIND;
 	c->co.unwind = rw;
+	/*
+	 * With a CPU to spare, the input is read (about half the time: the
+	 * stack copies come from the page cache) and put in time order on
+	 * it, while this thread unwinds; not with --jobs, whose helpers
+	 * read the input themselves. The output is the same.
+	 */
+	if (!c->uo.jobs && pd_cli_cpu_to_spare("PD_UNWIND_THREADS"))
+		pd_reader__read_ahead(r);
 	err = pd_convert(r, m->output, &c->co, NULL, errmsg, sizeof(errmsg));
 	if (err) {
 		pd_err("%s", errmsg[0] ? errmsg : pd_strerror(err));

@@ -47,7 +47,12 @@ static int read_filled(struct pd_reader *r, uint64_t off, uint32_t size,
 	err = read_head(r, off, data,
 			stack_at + (r->opts.stack_unread ? 0 : dyn), have,
 			have_len);
-	return err ? err : 1;
+	if (err)
+		return err;
+	r->read_back = data;
+	r->read_head = stack_at + (r->opts.stack_unread ? 0 : dyn);
+	r->read_tail = tail;
+	return 1;
 }
 
 int pd__sample_read_back(struct pd_reader *r, uint64_t off, uint32_t size,
@@ -56,6 +61,7 @@ int pd__sample_read_back(struct pd_reader *r, uint64_t off, uint32_t size,
 {
 	int err = 0;
 
+	r->read_back = NULL;
 	if (stack_size)
 		err = read_filled(r, off, size, stack_at, stack_size, data,
 				  have, have_len);

@@ -107,6 +107,14 @@ struct pd_reader {
 	bool ahead_stop, ahead_failed, ahead_wanted, ahead_passed;
 	unsigned int nr_ahead_starts;
 	struct pd_queued *held;
+	/*
+	 * The sample last read back in part (in-file.c), into read_back:
+	 * its bytes [0, read_head) and [read_tail, size) are the file's,
+	 * the rest (the stack copy past what was filled) is not read. The
+	 * read-ahead thread copies only those.
+	 */
+	const uint8_t *read_back;
+	uint32_t read_head, read_tail;
 };
 
 /* Where a record to deliver came from. */

@@ -217,7 +217,17 @@ static void *ahead_thread(void *arg)
 		e->flags = src.flags;
 		e->offset = src.offset;
 		e->inner_offset = src.inner_offset;
-		memcpy(e->data, rec, size);
+		if (rec == r->read_back && r->read_head <= r->read_tail &&
+		    r->read_tail <= size) {
+			/* a sample read in part: that part (most of its
+			 * stack copy was never read) */
+			memcpy(e->data, rec, r->read_head);
+			memcpy(e->data + r->read_tail, rec + r->read_tail,
+			       size - r->read_tail);
+		} else {
+			memcpy(e->data, rec, size);
+		}
+		r->read_back = NULL;
 		memset(e->data + size, 0, 8);
 	}
 	pd__log_divert = NULL;
