@@ -22,7 +22,7 @@
 struct trace {
 	char *buf;
 	size_t len, cap;
-	unsigned long nr_records, nr_stacks;
+	unsigned long nr_records, nr_stacks, nr_aux;
 };
 
 static void add(struct trace *t, const char *s)

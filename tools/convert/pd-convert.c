@@ -466,6 +466,13 @@ static int run(struct pd_cli_main *m)
 		}
 		c->co.unwind = rw;
 	}
+	/*
+	 * With a CPU to spare, the input is read on it (the kernel's copy
+	 * out of the page cache) while this thread writes (its copy into
+	 * it). The output is the same.
+	 */
+	if (!c->do_explain && pd_cli_cpu_to_spare("PD_CONVERT_THREADS"))
+		pd_reader__read_ahead(r);
 	err = pd_convert(r, output, &c->co, &rep, errmsg, sizeof(errmsg));
 	if (!err && rw && !pd_quiet)
 		unwind_summary__print(stderr, strcmp(input, "-") ? input : "<stdin>",

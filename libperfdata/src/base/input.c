@@ -89,11 +89,12 @@ ssize_t pd__input_fill_more(struct pd_input *in, size_t n)
 		if (in->sparse) {
 			size_t want = n - (in->end - in->start);
 
-			if (want < PD_INPUT_SPARSE_READ)
-				want = PD_INPUT_SPARSE_READ;
+			if (want < in->sparse_len)
+				want = in->sparse_len;
 			if (want < len)
 				len = want;
 			in->sparse--;
+			in->sparse_len *= 2;
 		}
 		got = read_some(in, in->buf + in->end, len,
 				in->pos + (in->end - in->start));
@@ -147,6 +148,7 @@ int pd_input_skip(struct pd_input *in, uint64_t off)
 	if (err || !in->seekable)
 		return err;
 	in->sparse = PD_INPUT_SPARSE_RUN;
+	in->sparse_len = PD_INPUT_SPARSE_READ;
 	/*
 	 * Reads that skip are not sequential to the kernel, which then
 	 * reads a file not in its cache a page at a time: ask it for what

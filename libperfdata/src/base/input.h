@@ -15,8 +15,12 @@
 #define PD_INPUT_BUF_SIZE	(256 * 1024)
 /* Largest single object (a tracing data blob) the reader loads at once. */
 #define PD_INPUT_MAX_OBJECT	(512ULL * 1024 * 1024)
-/* A sparse read: a record's header and the start of its body */
-#define PD_INPUT_SPARSE_READ	(4 * 1024)
+/*
+ * The first sparse read after a skip: a record's header and the start of
+ * its body (a sample's fields before its stack copy); each next one reads
+ * twice as much, for the runs of small records that follow some samples
+ */
+#define PD_INPUT_SPARSE_READ	(1 * 1024)
 /* sparse reads after a skip, before reads fill the buffer again */
 #define PD_INPUT_SPARSE_RUN	16
 /* what sparse reading asks the kernel to read ahead, at a time */
@@ -38,6 +42,7 @@ struct pd_input {
 	 * in the file until they are delivered, order.c)
 	 */
 	unsigned int sparse;
+	size_t sparse_len;	/* the next sparse read's; doubles each read */
 	uint64_t advised;	/* the file is asked to be read ahead to here */
 };
 

@@ -79,3 +79,52 @@ int pd__sample_read_back(struct pd_reader *r, uint64_t off, uint32_t size,
 	memset(data + size, 0, 8);
 	return 0;
 }
+
+int pd__sample_take_here(struct pd_reader *r, uint64_t off, uint32_t size,
+			 uint32_t stack_at, uint32_t stack_size, uint8_t *data,
+			 const uint8_t *have, size_t have_len)
+{
+	uint32_t tail = stack_at + stack_size, need;
+	size_t keep = have_len < tail ? have_len : tail;
+	uint64_t dyn;
+	ssize_t n;
+	int err;
+
+	/* (have is the input's buffer, which the read below reuses) */
+	if (keep)
+		memcpy(data, have, keep);
+	err = pd_input_skip(&r->in, off + tail);
+	if (!err) {
+		n = pd_input_fill(&r->in, size - tail);
+		err = n < 0 ? (int)n :
+		      (size_t)n < size - tail ? -PD_ERR_TRUNCATED : 0;
+	}
+	if (err)
+		goto fail;
+	memcpy(data + tail, pd_input_ptr(&r->in), size - tail);
+	pd_input_consume(&r->in, size - tail);
+	r->read_back = NULL;
+	dyn = pd_get64(data + tail, false);
+	if (dyn > stack_size) {
+		/* read whole, for the decoder to report */
+		err = pd_input_pread(&r->in, data, size, off);
+		if (err)
+			goto fail;
+	} else {
+		need = stack_at + (r->opts.stack_unread ? 0 : (uint32_t)dyn);
+		if (need > keep) {
+			err = pd_input_pread(&r->in, data + keep, need - keep,
+					     off + keep);
+			if (err)
+				goto fail;
+		}
+		r->read_back = data;
+		r->read_head = need;
+		r->read_tail = tail;
+	}
+	memset(data + size, 0, 8);
+	return 0;
+fail:
+	return pd__set_error(r, err, off, "sample of %u bytes: %s", size,
+			     pd_strerror(err));
+}

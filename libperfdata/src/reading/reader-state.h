@@ -266,6 +266,17 @@ int pd__sample_read_back(struct pd_reader *r, uint64_t off, uint32_t size,
 			 uint32_t stack_at, uint32_t stack_size, uint8_t *data,
 			 const uint8_t *have, size_t have_len);
 
+/*
+ * The same for the sample at the input's position (in file order), as
+ * far as its copy was filled (stack_size not 0): its tail (the copy's
+ * dyn_size and the fields after it) read through the input's buffer,
+ * which brings the records after it in the same read; the input is left
+ * past the sample. 0, or <0 and the reader's error set.
+ */
+int pd__sample_take_here(struct pd_reader *r, uint64_t off, uint32_t size,
+			 uint32_t stack_at, uint32_t stack_size, uint8_t *data,
+			 const uint8_t *have, size_t have_len);
+
 /* order.c */
 /*
  * Samples this large (4096 bytes) are left in the file until delivered

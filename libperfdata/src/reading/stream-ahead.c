@@ -379,10 +379,10 @@ PD_EXPORT int pd_reader__read_ahead(struct pd_reader *r)
 		return 0;
 	if (r->failed)
 		return -EINVAL;
-	/* a pipe's records read ahead for its header, AUX data copied for
-	 * the caller: read on the caller's thread */
-	if (r->hdr.mode == PD_MODE_PIPE || r->queue_head || r->held ||
-	    r->opts.load_aux)
+	/* a pipe's records read ahead for its header: read on the caller's
+	 * thread (as AUXTRACE records are, with the AUX data that follows
+	 * them: the thread stops before each) */
+	if (r->hdr.mode == PD_MODE_PIPE || r->queue_head || r->held)
 		return -ENOTSUP;
 	/* (read on the thread from its start) */
 	r->ahead_wanted = true;

@@ -421,23 +421,39 @@ static int sample_in_file(struct pd_reader *r, uint32_t size,
 	    !r->in.seekable || !r->header_done ||
 	    size < pd__order_in_file_min || off + size > r->in.size)
 		return 0;
-	n = pd_input_fill(&r->in, head);
-	if (n < 0)
-		return pd__set_error(r, (int)n, off, "read: %s",
-				     pd_strerror((int)n));
-	p = pd_input_ptr(&r->in);
-	if ((size_t)n < head || (queue && !pd__record_time(r, p, head, &time)))
-		return 0;
-	if (r->opts.stack_used_only &&
-	    !pd__sample_stack_span(r, p, head, &stack_at, &stack_size)) {
-		if (!queue)
+	for (;;) {
+		bool timed, spanned = false;
+
+		n = pd_input_fill(&r->in, head);
+		if (n < 0)
+			return pd__set_error(r, (int)n, off, "read: %s",
+					     pd_strerror((int)n));
+		p = pd_input_ptr(&r->in);
+		if ((size_t)n < head)
+			return 0;
+		timed = !queue || pd__record_time(r, p, head, &time);
+		if (timed && r->opts.stack_used_only)
+			spanned = pd__sample_stack_span(r, p, head, &stack_at,
+							&stack_size);
+		if (timed && (spanned || !r->opts.stack_used_only))
+			break;
+		/* (a long callchain before the copy: a larger head, once) */
+		if (head < size && head < 4 * PD_INPUT_SPARSE_READ) {
+			head = size < 4 * PD_INPUT_SPARSE_READ ?
+			       size : 4 * PD_INPUT_SPARSE_READ;
+			continue;
+		}
+		if (!timed || !queue)
 			return 0;
 		stack_size = 0;
+		break;
 	}
 	if (!queue) {
 		/* (r->rec has the 8 spare bytes read_back() zeroes) */
-		err = pd__sample_read_back(r, off, size, stack_at, stack_size,
-					   r->rec, p, head);
+		err = stack_size ?
+		      pd__sample_take_here(r, off, size, stack_at, stack_size,
+					   r->rec, p, head) :
+		      pd__sample_read_back(r, off, size, 0, 0, r->rec, p, head);
 		if (err < 0)
 			return err;
 	} else {
