@@ -35,6 +35,8 @@
 #           taken at recording, for both) vs the same
 #   pd-info --stats       vs perf report --stats
 #   pd-convert --target-perf=4.18 -o OUT  vs perf inject -i IN -o OUT
+#                         (and cat IN >OUT, timed alone: both write
+#                         every byte again, and cannot beat a copy)
 # stackcollapse-perf.pl is $PD_STACKCOLLAPSE, else the one on PATH;
 # without it the bench says so and folds perf script's text with pd-fold
 # --input=script instead. Outputs are compared in the same run: the
@@ -404,6 +406,15 @@ for size in $sizes; do
 	s="samples $(nsamples "$out") vs $(nsamples "$out2"), $(mb "$out") MB vs $(mb "$out2") MB"
 	line "$size" "pd-convert --target-perf=4.18 (DWARF)" 2 "$s"
 	rm -f "$out" "$out2"
+	# what copying the file takes, in the same moments: the floor of any
+	# tool that writes every byte again (the page cache's copies)
+	_c=
+	for _i in $(seq "$runs"); do
+		rm -f "$out2"
+		_c=$(better "$_c" "$(timed /dev/null sh -c 'cat "$1" >"$2"' - "$dw" "$out2")")
+	done
+	rm -f "$out2"
+	side "cat IN >OUT (copying the file: the floor of both)" ${_c}
 done
 
 echo "scale table (issue 28): seconds are the best runs, RSS the peak of the largest process"
