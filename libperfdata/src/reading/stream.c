@@ -421,6 +421,12 @@ static int sample_in_file(struct pd_reader *r, uint32_t size,
 	    !r->in.seekable || !r->header_done ||
 	    size < pd__order_in_file_min || off + size > r->in.size)
 		return 0;
+	/*
+	 * What the buffer holds of it already may do (after a sample's
+	 * tail, the read that took it brought the start of this one)
+	 */
+	if (r->in.end - r->in.start >= 64 && r->in.end - r->in.start < head)
+		head = r->in.end - r->in.start;
 	for (;;) {
 		bool timed, spanned = false;
 
@@ -437,10 +443,12 @@ static int sample_in_file(struct pd_reader *r, uint32_t size,
 							&stack_size);
 		if (timed && (spanned || !r->opts.stack_used_only))
 			break;
-		/* (a long callchain before the copy: a larger head, once) */
+		/* (a long callchain before the copy: a larger head) */
 		if (head < size && head < 4 * PD_INPUT_SPARSE_READ) {
-			head = size < 4 * PD_INPUT_SPARSE_READ ?
-			       size : 4 * PD_INPUT_SPARSE_READ;
+			head = head < PD_INPUT_SPARSE_READ ?
+			       PD_INPUT_SPARSE_READ : 4 * PD_INPUT_SPARSE_READ;
+			if (head > size)
+				head = size;
 			continue;
 		}
 		if (!timed || !queue)
