@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <perfdata/writer.h>
@@ -29,6 +30,8 @@
 #include "reading/reader-state.h"
 
 #define OBUF_SIZE	(256 * 1024)
+/* records this large are written from where they are (emit()) */
+#define EMIT_DIRECT	(32 * 1024)
 /*
  * Input bytes per compressed record: small enough that the compressed
  * bytes of a batch always fit one record (header.size is 16 bits).
@@ -165,6 +168,29 @@ static int write_all(struct pd_writer *w, const void *buf, size_t len)
 	return 0;
 }
 
+/* iov[0..n) written whole (iov is changed) */
+static int writev_all(struct pd_writer *w, struct iovec *iov, int n)
+{
+	while (n) {
+		ssize_t got = writev(w->fd, iov, n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return wr_error(w, -errno, "write: %s", strerror(errno));
+		while (n && (size_t)got >= iov->iov_len) {
+			got -= iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n) {
+			iov->iov_base = (uint8_t *)iov->iov_base + got;
+			iov->iov_len -= got;
+		}
+	}
+	return 0;
+}
+
 static int flush_obuf(struct pd_writer *w)
 {
 	int err;
@@ -189,6 +215,22 @@ static int emit(struct pd_writer *w, const void *data, size_t len)
 
 	if (w->failed)
 		return -EIO;
+	/*
+	 * A large record (a DWARF sample) goes out from where it is, with
+	 * what the buffer holds before it: not copied into the buffer first
+	 */
+	if (len >= EMIT_DIRECT) {
+		struct iovec iov[2] = {
+			{ .iov_base = w->obuf, .iov_len = w->olen },
+			{ .iov_base = (void *)data, .iov_len = len },
+		};
+
+		err = w->olen ? writev_all(w, iov, 2) :
+				writev_all(w, iov + 1, 1);
+		w->pos += w->olen + len;
+		w->olen = 0;
+		return err;
+	}
 	if (w->olen + len > OBUF_SIZE) {
 		err = flush_obuf(w);
 		if (err)
