@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "input.h"
@@ -24,6 +25,9 @@ int pd_input_init(struct pd_input *in, int fd)
 	if (S_ISREG(st.st_mode)) {
 		in->seekable = true;
 		in->size = st.st_size;
+		/* (until a read finds the bytes cached) */
+		in->advise = true;
+		in->probe = true;
 	}
 	in->cap = PD_INPUT_BUF_SIZE;
 	in->buf = malloc(in->cap);
@@ -50,6 +54,38 @@ static ssize_t read_some(struct pd_input *in, void *dst, size_t len,
 			n = read(in->fd, dst, len);
 	} while (n < 0 && errno == EINTR);
 	return n < 0 ? -errno : n;
+}
+
+/*
+ * A sparse read, of a file whose bytes may all be in the page cache: read
+ * without waiting first (RWF_NOWAIT), which fails with EAGAIN for bytes
+ * not there. Only then does pd_input_skip() ask the kernel to read ahead:
+ * on a cached file that advice walks the page cache for nothing (a tenth
+ * of pd-info --stats' time on a 3 GB profile).
+ */
+static ssize_t read_sparse(struct pd_input *in, void *dst, size_t len,
+			   uint64_t off)
+{
+#ifdef RWF_NOWAIT
+	if (in->probe) {
+		struct iovec iov = { .iov_base = dst, .iov_len = len };
+		ssize_t n;
+
+		do
+			n = preadv2(in->fd, &iov, 1, off, RWF_NOWAIT);
+		while (n < 0 && errno == EINTR);
+		if (n > 0) {
+			in->advise = false;
+			return n;
+		}
+		if (n == 0 && off >= in->size)
+			return 0;
+		if (n < 0 && errno != EAGAIN)
+			in->probe = false;	/* not for this file */
+		in->advise = true;
+	}
+#endif
+	return read_some(in, dst, len, off);
 }
 
 /* pd_input_fill(), when the buffer holds fewer than n bytes */
@@ -84,6 +120,7 @@ ssize_t pd__input_fill_more(struct pd_input *in, size_t n)
 	}
 	while (in->end - in->start < n && !in->eof) {
 		size_t len = in->cap - in->end;
+		uint64_t at = in->pos + (in->end - in->start);
 		ssize_t got;
 
 		if (in->sparse) {
@@ -95,9 +132,10 @@ ssize_t pd__input_fill_more(struct pd_input *in, size_t n)
 				len = want;
 			in->sparse--;
 			in->sparse_len *= 2;
+			got = read_sparse(in, in->buf + in->end, len, at);
+		} else {
+			got = read_some(in, in->buf + in->end, len, at);
 		}
-		got = read_some(in, in->buf + in->end, len,
-				in->pos + (in->end - in->start));
 
 		if (got < 0)
 			return got;
@@ -154,7 +192,7 @@ int pd_input_skip(struct pd_input *in, uint64_t off)
 	 * reads a file not in its cache a page at a time: ask it for what
 	 * comes (the records skipped are read back soon)
 	 */
-	if (off + PD_INPUT_ADVISE_AHEAD / 2 > in->advised) {
+	if (in->advise && off + PD_INPUT_ADVISE_AHEAD / 2 > in->advised) {
 		uint64_t from = off > in->advised ? off : in->advised;
 
 		posix_fadvise(in->fd, from, off + PD_INPUT_ADVISE_AHEAD - from,

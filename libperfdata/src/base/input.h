@@ -44,6 +44,12 @@ struct pd_input {
 	unsigned int sparse;
 	size_t sparse_len;	/* the next sparse read's; doubles each read */
 	uint64_t advised;	/* the file is asked to be read ahead to here */
+	/*
+	 * advise: skips ask the kernel to read ahead (the last sparse read
+	 * found bytes not in the page cache, or none was made yet); probe:
+	 * sparse reads can tell (RWF_NOWAIT works on this file)
+	 */
+	bool advise, probe;
 };
 
 int pd_input_init(struct pd_input *in, int fd);
