@@ -151,23 +151,6 @@ static void *scratch(struct pd_writer *w, size_t size)
 
 /* ---- output bytes ---- */
 
-static int write_all(struct pd_writer *w, const void *buf, size_t len)
-{
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = write(w->fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return wr_error(w, -errno, "write: %s", strerror(errno));
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* iov[0..n) written whole (iov is changed) */
 static int writev_all(struct pd_writer *w, struct iovec *iov, int n)
 {
@@ -189,6 +172,13 @@ static int writev_all(struct pd_writer *w, struct iovec *iov, int n)
 		}
 	}
 	return 0;
+}
+
+static int write_all(struct pd_writer *w, const void *buf, size_t len)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	return writev_all(w, &iov, 1);
 }
 
 static int flush_obuf(struct pd_writer *w)
