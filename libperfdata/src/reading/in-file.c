@@ -14,14 +14,16 @@
 
 /*
  * The record's first n bytes into data, from the have bytes of it the
- * input buffer holds and the rest from the file
+ * input buffer holds (or data itself, where they were copied already)
+ * and the rest from the file
  */
 static int read_head(struct pd_reader *r, uint64_t off, uint8_t *data,
 		     size_t n, const uint8_t *have, size_t have_len)
 {
 	if (have_len > n)
 		have_len = n;
-	if (have_len)	/* (memcpy() takes no NULL, even for 0 bytes) */
+	/* (memcpy() takes no NULL, even for 0 bytes) */
+	if (have_len && have != data)
 		memcpy(data, have, have_len);
 	if (have_len == n)
 		return 0;
@@ -29,47 +31,62 @@ static int read_head(struct pd_reader *r, uint64_t off, uint8_t *data,
 			      off + have_len);
 }
 
-/* 1 done, 0 not (a dyn_size larger than the copy), <0 error */
-static int read_filled(struct pd_reader *r, uint64_t off, uint32_t size,
-		       uint32_t stack_at, uint32_t stack_size, uint8_t *data,
-		       const uint8_t *have, size_t have_len)
+/*
+ * With the copy's tail (its dyn_size and the fields after it) in data
+ * already: the record up to the end of what was filled (or of the
+ * fields before the copy, stack_unread), and which part that is for the
+ * read-ahead thread (r->read_back). 1 done, 0 not (a dyn_size larger
+ * than the copy: the caller reads it whole), <0 error.
+ */
+static int read_to_filled(struct pd_reader *r, uint64_t off,
+			  uint32_t stack_at, uint32_t stack_size,
+			  uint8_t *data, const uint8_t *have, size_t have_len)
 {
-	uint32_t tail = stack_at + stack_size;
-	uint64_t dyn;
+	uint32_t tail = stack_at + stack_size, head;
+	uint64_t dyn = pd_get64(data + tail, false);
 	int err;
 
-	err = pd_input_pread(&r->in, data + tail, size - tail, off + tail);
-	if (err)
-		return err;
-	dyn = pd_get64(data + tail, false);
 	if (dyn > stack_size)
 		return 0;
-	err = read_head(r, off, data,
-			stack_at + (r->opts.stack_unread ? 0 : dyn), have,
-			have_len);
+	head = stack_at + (r->opts.stack_unread ? 0 : (uint32_t)dyn);
+	err = read_head(r, off, data, head, have, have_len);
 	if (err)
 		return err;
 	r->read_back = data;
-	r->read_head = stack_at + (r->opts.stack_unread ? 0 : dyn);
+	r->read_head = head;
 	r->read_tail = tail;
 	return 1;
+}
+
+/*
+ * err, what read_to_filled() returned, as 0 or <0: the record read whole
+ * where its copy was not read as filled
+ */
+static int whole_unless_filled(struct pd_reader *r, int err, uint64_t off,
+			       uint32_t size, uint8_t *data)
+{
+	/* (a dyn_size past the copy: read whole, for the decoder to report) */
+	if (err == 0)
+		return pd_input_pread(&r->in, data, size, off);
+	return err > 0 ? 0 : err;
 }
 
 int pd__sample_read_back(struct pd_reader *r, uint64_t off, uint32_t size,
 			 uint32_t stack_at, uint32_t stack_size, uint8_t *data,
 			 const uint8_t *have, size_t have_len)
 {
+	uint32_t tail = stack_at + stack_size;
 	int err = 0;
 
 	r->read_back = NULL;
-	if (stack_size)
-		err = read_filled(r, off, size, stack_at, stack_size, data,
-				  have, have_len);
-	/* (a dyn_size past the copy: read whole, for the decoder to report) */
-	if (err == 0)
-		err = pd_input_pread(&r->in, data, size, off);
-	else if (err > 0)
-		err = 0;
+	if (stack_size) {
+		err = pd_input_pread(&r->in, data + tail, size - tail,
+				     off + tail);
+		if (!err)
+			err = read_to_filled(r, off, stack_at, stack_size,
+					     data, have, have_len);
+	}
+	err = whole_unless_filled(r, err, off, size, data);
 	if (err)
 		/* the file changed under the reader since it was read */
 		return pd__set_error(r, err, off,
@@ -84,12 +101,12 @@ int pd__sample_take_here(struct pd_reader *r, uint64_t off, uint32_t size,
 			 uint32_t stack_at, uint32_t stack_size, uint8_t *data,
 			 const uint8_t *have, size_t have_len)
 {
-	uint32_t tail = stack_at + stack_size, need;
+	uint32_t tail = stack_at + stack_size;
 	size_t keep = have_len < tail ? have_len : tail;
-	uint64_t dyn;
 	ssize_t n;
 	int err;
 
+	r->read_back = NULL;
 	/* (have is the input's buffer, which the read below reuses) */
 	if (keep)
 		memcpy(data, have, keep);
@@ -99,32 +116,16 @@ int pd__sample_take_here(struct pd_reader *r, uint64_t off, uint32_t size,
 		err = n < 0 ? (int)n :
 		      (size_t)n < size - tail ? -PD_ERR_TRUNCATED : 0;
 	}
-	if (err)
-		goto fail;
-	memcpy(data + tail, pd_input_ptr(&r->in), size - tail);
-	pd_input_consume(&r->in, size - tail);
-	r->read_back = NULL;
-	dyn = pd_get64(data + tail, false);
-	if (dyn > stack_size) {
-		/* read whole, for the decoder to report */
-		err = pd_input_pread(&r->in, data, size, off);
-		if (err)
-			goto fail;
-	} else {
-		need = stack_at + (r->opts.stack_unread ? 0 : (uint32_t)dyn);
-		if (need > keep) {
-			err = pd_input_pread(&r->in, data + keep, need - keep,
-					     off + keep);
-			if (err)
-				goto fail;
-		}
-		r->read_back = data;
-		r->read_head = need;
-		r->read_tail = tail;
+	if (!err) {
+		memcpy(data + tail, pd_input_ptr(&r->in), size - tail);
+		pd_input_consume(&r->in, size - tail);
+		err = read_to_filled(r, off, stack_at, stack_size, data, data,
+				     keep);
+		err = whole_unless_filled(r, err, off, size, data);
 	}
+	if (err)
+		return pd__set_error(r, err, off, "sample of %u bytes: %s",
+				     size, pd_strerror(err));
 	memset(data + size, 0, 8);
 	return 0;
-fail:
-	return pd__set_error(r, err, off, "sample of %u bytes: %s", size,
-			     pd_strerror(err));
 }
