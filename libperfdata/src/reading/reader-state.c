@@ -137,12 +137,78 @@ PD_EXPORT const struct pd_evsel *pd_reader__evsel_by_id(const struct pd_reader *
 	return idx < 0 ? NULL : r->evsels[idx];
 }
 
+/* Where a sample's id is, in u64 words after the header; -1: nowhere. */
+int pd__sample_id_word(uint64_t st)
+{
+	if (st & PD_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(st & PD_SAMPLE_ID))
+		return -1;
+	return !!(st & PD_SAMPLE_IP) + !!(st & PD_SAMPLE_TID) +
+	       !!(st & PD_SAMPLE_TIME) + !!(st & PD_SAMPLE_ADDR);
+}
+
+/* Where a trailer's id is, in u64 words back from the end; -1: nowhere. */
+int pd__trailer_id_word(uint64_t st)
+{
+	if (st & PD_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(st & PD_SAMPLE_ID))
+		return -1;
+	return 1 + !!(st & PD_SAMPLE_CPU) + !!(st & PD_SAMPLE_STREAM_ID);
+}
+
 /*
- * attr: attr bytes in file order, attr_size of them; ids in file order
- * when swap_ids.
+ * A record names its attr by an id found where the first attr puts it,
+ * as perf finds it. An attr that puts it elsewhere would have its records
+ * matched by some other field and walked with the wrong layout (and
+ * swapped wrongly): perf refuses such files ("non matching sample_type"),
+ * and so do we. Attrs without ids anywhere are let through: their
+ * samples fail one by one, and a file without samples still reads.
+ */
+static int check_id_layout(struct pd_reader *r, const struct pd_attr *a,
+			   uint64_t off)
+{
+	const struct pd_attr *first;
+	bool all_a, all_f;
+	int w, wf;
+
+	if (!r->nr_evsels)
+		return 0;
+	first = &r->evsels[0]->attr;
+	w = pd__sample_id_word(a->sample_type);
+	wf = pd__sample_id_word(first->sample_type);
+	if (w != wf)
+		return pd__set_error(r, -PD_ERR_BAD_ATTR, off,
+				     "attr %zu (sample_type 0x%llx) has its samples' id at word %d, attr 0 (sample_type 0x%llx) at %d: samples cannot be matched to their attrs",
+				     r->nr_evsels,
+				     (unsigned long long)a->sample_type, w,
+				     (unsigned long long)first->sample_type, wf);
+	all_a = a->flags & PD_ATTR_SAMPLE_ID_ALL;
+	all_f = first->flags & PD_ATTR_SAMPLE_ID_ALL;
+	if (all_a != all_f)
+		return pd__set_error(r, -PD_ERR_BAD_ATTR, off,
+				     "attr %zu has sample_id_all %s, attr 0 %s: records cannot be matched to their attrs",
+				     r->nr_evsels, all_a ? "set" : "clear",
+				     all_f ? "set" : "clear");
+	w = pd__trailer_id_word(a->sample_type);
+	wf = pd__trailer_id_word(first->sample_type);
+	if (all_a && w != wf)
+		return pd__set_error(r, -PD_ERR_BAD_ATTR, off,
+				     "attr %zu (sample_type 0x%llx) has its records' id at word %d from the end, attr 0 (sample_type 0x%llx) at %d: records cannot be matched to their attrs",
+				     r->nr_evsels,
+				     (unsigned long long)a->sample_type, w,
+				     (unsigned long long)first->sample_type, wf);
+	return 0;
+}
+
+/*
+ * attr: attr bytes in file order, attr_size of them, at offset off; ids
+ * in file order when swap_ids.
  */
 int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
-		  const uint64_t *ids, uint64_t nr_ids, bool swap_ids)
+		  uint64_t off, const uint64_t *ids, uint64_t nr_ids,
+		  bool swap_ids)
 {
 	struct pd_evsel *e;
 	uint64_t *idcopy;
@@ -168,6 +234,9 @@ int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
 	}
 	e->idx = r->nr_evsels;
 	pd__attr_from_disk(&e->attr, attr, attr_size, r->swap);
+	err = check_id_layout(r, &e->attr, off);
+	if (err)
+		goto fail;
 	e->attr_size_on_disk = e->attr.size ? e->attr.size : PD_ATTR_SIZE_VER0;
 	/*
 	 * The attr as written, in host order: the known fields from the

@@ -192,7 +192,10 @@ extern __thread struct pd_error_divert *pd__error_divert;
 void *pd__scratch(struct pd_reader *r, size_t size);
 
 int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
-		  const uint64_t *ids, uint64_t nr_ids, bool swap_ids);
+		  uint64_t off, const uint64_t *ids, uint64_t nr_ids,
+		  bool swap_ids);
+int pd__sample_id_word(uint64_t sample_type);
+int pd__trailer_id_word(uint64_t sample_type);
 uint16_t pd__id_hdr_size(uint64_t sample_type);
 
 /* sample.c: the evsel of a sample, of a kernel record's trailer */

@@ -139,7 +139,7 @@ static int read_attrs(struct pd_reader *r)
 					    (unsigned long long)i, pd_strerror(err));
 			goto out;
 		}
-		err = pd__add_evsel(r, entry, asize, ids, ids_sec.size / 8,
+		err = pd__add_evsel(r, entry, asize, off, ids, ids_sec.size / 8,
 				    r->swap);
 		if (err < 0)
 			goto out;

@@ -424,25 +424,15 @@ static const struct pd_evsel *lookup(struct pd_reader *r, const uint8_t *rec,
 		return first;
 	st = first->attr.sample_type;
 	if (sample) {
-		if (!(st & PD_SAMPLE_IDENTIFIER)) {
-			if (!(st & PD_SAMPLE_ID))
-				return NULL;
-			pos = !!(st & PD_SAMPLE_IP) + !!(st & PD_SAMPLE_TID) +
-			      !!(st & PD_SAMPLE_TIME) + !!(st & PD_SAMPLE_ADDR);
-		}
-		if (8 + 8 * (size_t)pos + 8 > size)
+		pos = pd__sample_id_word(st);
+		if (pos < 0 || 8 + 8 * (size_t)pos + 8 > size)
 			return NULL;
 		return pd_reader__evsel_by_id(r, pd_get64(rec + 8 + 8 * pos, swap));
 	}
 	if (!(first->attr.flags & PD_ATTR_SAMPLE_ID_ALL))
 		return NULL;
-	pos = 1;
-	if (!(st & PD_SAMPLE_IDENTIFIER)) {
-		if (!(st & PD_SAMPLE_ID))
-			return NULL;
-		pos += !!(st & PD_SAMPLE_CPU) + !!(st & PD_SAMPLE_STREAM_ID);
-	}
-	if (8 + 8 * (size_t)pos > size)
+	pos = pd__trailer_id_word(st);
+	if (pos < 0 || 8 + 8 * (size_t)pos > size)
 		return NULL;
 	return pd_reader__evsel_by_id(r, pd_get64(rec + size - 8 * pos, swap));
 }

@@ -87,7 +87,7 @@ static int process_header_record(struct pd_reader *r, const uint8_t *p,
 					     "ATTR record: attr size %u does not fit a record of %u bytes",
 					     asize, size);
 		nr_ids = (size - 8 - asize) / 8;
-		err = pd__add_evsel(r, p + 8, asize,
+		err = pd__add_evsel(r, p + 8, asize, off + 8,
 				    (const uint64_t *)(p + 8 + asize), nr_ids,
 				    sw);
 		return err < 0 ? err : 0;
