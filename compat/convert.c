@@ -24,6 +24,7 @@
 #include "header/feat-swap.h"
 #include "base/internal.h"
 #include "writing/sample-encode.h"
+#include "reading/reader-state.h"
 #include "stat-cpu.h"
 
 #define ID_BITS (PD_SAMPLE_TID | PD_SAMPLE_TIME | PD_SAMPLE_ID | \
@@ -69,6 +70,9 @@ struct conv {
 	struct stat_cpus stat_cpus;	/* the stat-cpu shim's maps */
 	int stat_cpu_numbers;		/* the input's form: stat-cpu.h */
 	bool warned_sample_types;	/* one_sample_type()'s, on a pipe */
+	/* the input's fd, when unchanged records are copied from it by
+	 * the kernel (copy_records()); else -1 */
+	int copy_fd;
 };
 
 static int fail(struct conv *c, int err, const char *fmt, ...) PD_PRINTF(3, 4);
@@ -923,8 +927,15 @@ static int finish_build_ids(struct conv *c)
 
 /* ---- records ---- */
 
-static int write_rec(struct conv *c, const void *rec, const struct pd_attr *a)
+/*
+ * rec out, for ev (or NULL): where it is ev's record as it is in the
+ * input file, the kernel copies it from there (copy_records()); the
+ * bytes of a sample's stack copy were not even read.
+ */
+static int write_rec(struct conv *c, const struct pd_event *ev,
+		     const void *rec, const struct pd_attr *a)
 {
+	uint16_t size = pd_get16((const uint8_t *)rec + 6, false);
 	int err;
 
 	c->rep->records_out++;
@@ -932,10 +943,47 @@ static int write_rec(struct conv *c, const void *rec, const struct pd_attr *a)
 		c->rep->samples_out++;
 	if (!c->w)
 		return 0;
-	err = pd_writer__write(c->w, rec, a);
+	if (ev && c->copy_fd >= 0 && !(ev->flags & PD_EVENT_DECOMPRESSED) &&
+	    size == ev->size && (rec == ev->raw || !memcmp(rec, ev->raw, size))) {
+		c->rep->records_copied++;
+		err = pd_writer__copy(c->w, c->copy_fd, ev->offset, size);
+	} else {
+		err = pd_writer__write(c->w, rec, a);
+	}
 	if (err)
 		return fail(c, err, "%s", pd_writer__errmsg(c->w));
 	return 0;
+}
+
+/*
+ * Whether records that go out unchanged are copied from the input file
+ * by the kernel (copy_file_range(): page cache to page cache, one copy
+ * of each byte and none in this process, where a read and a write make
+ * two), the reader leaving the stack copies of samples unread: a DWARF
+ * profile's bytes are nearly all stack copies that no target changes.
+ * Not where a sample's stack copy may be needed: unwinding, a stack
+ * cut, samples rewritten for an event that copies stacks.
+ */
+static void copy_records(struct conv *c)
+{
+	const struct pd_evsel *e;
+	size_t i;
+	int fd;
+
+	c->copy_fd = -1;
+	if (c->o->copy_in_memory || !c->w || c->uw || c->o->stack_size)
+		return;
+	fd = pd__reader_file_fd(c->r);
+	if (fd < 0 || !pd_writer__can_copy(c->w, pd_host_is_be()))
+		return;
+	for (i = 0; i < c->nr_ev; i++) {
+		e = pd_reader__evsel(c->r, i);
+		if (c->ev[i].rewrite_samples &&
+		    (!e || (e->attr.sample_type & PD_SAMPLE_STACK_USER)))
+			return;
+	}
+	if (pd__reader_leave_stacks_unread(c->r))
+		c->copy_fd = fd;
 }
 
 static int write_aux(struct conv *c, const struct pd_event *ev)
@@ -1009,7 +1057,7 @@ static int shim_mmap2_build_id(struct conv *c, const struct pd_event *ev,
 
 		if (strlen(e->filename) < sizeof(b) - 128) {
 			build_id_entry(c, e, PD_RECORD_HEADER_BUILD_ID, b);
-			if (write_rec(c, b, NULL))
+			if (write_rec(c, NULL, b, NULL))
 				return -EIO;
 		}
 	} else if (c->out_mode == PD_MODE_FILE) {
@@ -1127,7 +1175,7 @@ static int convert_sample(struct conv *c, const struct pd_event *ev)
 		}
 	}
 	if (!oe || !oe->rewrite_samples)
-		return write_rec(c, ev->raw, oe ? &oe->attr : NULL);
+		return write_rec(c, ev, ev->raw, oe ? &oe->attr : NULL);
 	/* fields given where the event sampled none (one_sample_type()) */
 	added = oe->attr.sample_type & ~smp->sample_type & FILLABLE;
 	if (added) {
@@ -1163,7 +1211,7 @@ static int convert_sample(struct conv *c, const struct pd_event *ev)
 		return fail(c, err, "%s: offset 0x%llx: sample cannot be rewritten: %s",
 			    pd_reader__name(c->r), (unsigned long long)ev->offset,
 			    pd_strerror(err));
-	return write_rec(c, c->buf, &oe->attr);
+	return write_rec(c, NULL, c->buf, &oe->attr);
 }
 
 /* A READ record laid out for the read_format written. */
@@ -1182,7 +1230,7 @@ static int convert_read(struct conv *c, const struct pd_event *ev,
 	size = append_trailer(c, ev, oe, c->buf, size);
 	if (set_size(c->buf, size))
 		return -PD_ERR_TOO_BIG;
-	return write_rec(c, c->buf, &oe->attr);
+	return write_rec(c, NULL, c->buf, &oe->attr);
 }
 
 static int convert_record(struct conv *c, const struct pd_event *ev)
@@ -1239,7 +1287,7 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 			if (c->t && on(c, PD_SHIM_BUILD_ID_PID) &&
 			    pd__build_id_entry_fit(c->t, rec, size))
 				c->rep->changed[PD_SHIM_BUILD_ID_PID]++;
-			return write_rec(c, rec, NULL);
+			return write_rec(c, NULL, rec, NULL);
 		}
 		return 0;
 	}
@@ -1287,7 +1335,7 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 		}
 		if (set_size(rec, size))
 			return -PD_ERR_TOO_BIG;
-		return write_rec(c, rec, a);
+		return write_rec(c, NULL, rec, a);
 	}
 	if (c->t && on(c, PD_SHIM_DROP_RECORDS) &&
 	    (!knows_record(c, ev->type) || (ev->flags & PD_EVENT_UNKNOWN))) {
@@ -1326,7 +1374,7 @@ static int convert_record(struct conv *c, const struct pd_event *ev)
 		size = append_trailer(c, ev, oe, rec, body);
 	if (set_size(rec, size))
 		return -PD_ERR_TOO_BIG;
-	return write_rec(c, rec, ev->type < PD_RECORD_USER_MIN ? a : NULL);
+	return write_rec(c, ev, rec, ev->type < PD_RECORD_USER_MIN ? a : NULL);
 }
 
 /* ---- the whole conversion ---- */
@@ -1450,6 +1498,7 @@ PD_EXPORT int pd_convert(struct pd_reader *r, const char *out,
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
+	c->copy_fd = -1;
 	c->r = r;
 	c->t = o.target;
 	c->o = &o;
@@ -1489,6 +1538,10 @@ PD_EXPORT int pd_convert(struct pd_reader *r, const char *out,
 		if (err)
 			goto out;
 	}
+	copy_records(c);
+	/* (once the reader knows which bytes it leaves unread) */
+	if (o.read_ahead)
+		pd_reader__read_ahead(r);
 	err = start_output(c);
 	if (err)
 		goto out;

@@ -407,6 +407,7 @@ static int run(struct pd_cli_main *m)
 	struct cli *c = m->tool;
 	const char *input = m->input, *output = m->output;
 	struct pd_unwind_rewriter *rw = NULL;
+	const char *kernel_copy;
 	struct pd_convert_report rep;
 	struct pd_reader *r;
 	char errmsg[512];
@@ -471,8 +472,12 @@ static int run(struct pd_cli_main *m)
 	 * out of the page cache) while this thread writes (its copy into
 	 * it). The output is the same.
 	 */
-	if (!c->do_explain && pd_cli_cpu_to_spare("PD_CONVERT_THREADS"))
-		pd_reader__read_ahead(r);
+	c->co.read_ahead = !c->do_explain &&
+			   pd_cli_cpu_to_spare("PD_CONVERT_THREADS");
+	/* (PD_CONVERT_KERNEL_COPY=0, for tests and measurements: the
+	 * output is the same) */
+	kernel_copy = getenv("PD_CONVERT_KERNEL_COPY");
+	c->co.copy_in_memory = kernel_copy && !strcmp(kernel_copy, "0");
 	err = pd_convert(r, output, &c->co, &rep, errmsg, sizeof(errmsg));
 	if (!err && rw && !pd_quiet)
 		unwind_summary__print(stderr, strcmp(input, "-") ? input : "<stdin>",
@@ -490,9 +495,10 @@ static int run(struct pd_cli_main *m)
 		return pd_cli_close_output(stdout, "<stdout>");
 	}
 	if (pd_verbose)
-		fprintf(stderr, "%s: %llu records in, %llu out\n", pd_prog,
-			(unsigned long long)rep.records_in,
-			(unsigned long long)rep.records_out);
+		fprintf(stderr, "%s: %llu records in, %llu out (%llu copied from the input as they are)\n",
+			pd_prog, (unsigned long long)rep.records_in,
+			(unsigned long long)rep.records_out,
+			(unsigned long long)rep.records_copied);
 	return PD_EXIT_OK;
 }
 

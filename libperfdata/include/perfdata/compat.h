@@ -318,11 +318,28 @@ struct pd_convert_opts {
 	 * as they are.
 	 */
 	uint64_t stack_size;
+	/*
+	 * Read the input on a second thread (pd_reader__read_ahead()),
+	 * started once the conversion knows which bytes it needs. The
+	 * output is the same.
+	 */
+	bool read_ahead;
+	/*
+	 * Every record goes through this process's memory. By default
+	 * records that go out unchanged, from a regular input file into a
+	 * regular output file of its byte order, uncompressed, are copied
+	 * by the kernel (copy_file_range()) and the user stack copies of
+	 * samples are not read. The output is the same.
+	 */
+	bool copy_in_memory;
 };
 
 struct pd_convert_report {
 	uint64_t shims;			/* shims that were on */
 	uint64_t records_in, records_out;
+	/* of records_out: copied from the input by the kernel, as they are
+	 * (pd_convert_opts.copy_in_memory) */
+	uint64_t records_copied;
 	uint64_t samples_in, samples_out;
 	/* what each shim did: records (or attrs, features) it changed */
 	uint64_t changed[PD_SHIM__MAX];

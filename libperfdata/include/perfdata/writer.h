@@ -133,6 +133,24 @@ int pd_writer__write_aux(struct pd_writer *w, const void *rec,
 int pd_writer__write(struct pd_writer *w, const void *rec,
 		     const struct pd_attr *attr);
 
+/*
+ * Whether pd_writer__copy() can take records of a file of the given byte
+ * order: the output is a regular file, uncompressed, of that byte order.
+ */
+bool pd_writer__can_copy(const struct pd_writer *w, bool big_endian);
+
+/*
+ * A record as it is in the file fd, size bytes at offset off, in the
+ * output's byte order, written next without passing through this
+ * process where the kernel can copy it (copy_file_range()): records next
+ * to each other in fd are copied in one go, when the next record written
+ * another way (or pd_writer__finish()) comes. Not an AUXTRACE record
+ * (pd_writer__write_aux() indexes those). fd stays the caller's, and
+ * open until then. Returns 0 or a negative error (-EINVAL where
+ * pd_writer__can_copy() says no).
+ */
+int pd_writer__copy(struct pd_writer *w, int fd, uint64_t off, uint32_t size);
+
 /* Records and bytes written so far (before compression). */
 uint64_t pd_writer__nr_records(const struct pd_writer *w);
 

@@ -194,6 +194,19 @@ void *pd__scratch(struct pd_reader *r, size_t size);
 int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
 		  uint64_t off, const uint64_t *ids, uint64_t nr_ids,
 		  bool swap_ids);
+/*
+ * For a caller that copies records from the input by their offset
+ * (pd_convert()): the input's fd where it is a regular file in file mode
+ * of the host's byte order, so that a record not from compressed data is
+ * ev->size bytes at ev->offset in it as ev->raw has them; else -1.
+ */
+int pd__reader_file_fd(const struct pd_reader *r);
+/*
+ * From now on, leave samples' user stack copies unread (stack_unread),
+ * for a caller that copies them from the file as they are. false, and
+ * nothing changed, once the read-ahead thread runs.
+ */
+bool pd__reader_leave_stacks_unread(struct pd_reader *r);
 int pd__sample_id_word(uint64_t sample_type);
 int pd__trailer_id_word(uint64_t sample_type);
 uint16_t pd__id_hdr_size(uint64_t sample_type);

@@ -673,3 +673,20 @@ PD_EXPORT const struct pd_reader_stats *pd_reader__stats(const struct pd_reader 
 	((struct pd_reader *)r)->stats.nr_warnings = r->log.nr_warnings;
 	return &r->stats;
 }
+
+int pd__reader_file_fd(const struct pd_reader *r)
+{
+	if (r->hdr.mode != PD_MODE_FILE || r->swap || !r->in.seekable ||
+	    r->failed)
+		return -1;
+	return r->in.fd;
+}
+
+bool pd__reader_leave_stacks_unread(struct pd_reader *r)
+{
+	if (r->ahead)
+		return false;
+	r->opts.stack_unread = true;
+	r->opts.stack_used_only = true;
+	return true;
+}

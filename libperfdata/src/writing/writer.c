@@ -25,6 +25,7 @@
 
 #include "header/attr.h"
 #include "compress.h"
+#include "copy-range.h"
 #include "header/feat-swap.h"
 #include "header/features-internal.h"
 #include "reading/reader-state.h"
@@ -70,6 +71,15 @@ struct pd_writer {
 	uint8_t *obuf;
 	size_t olen;
 	uint64_t pos;
+	/*
+	 * Records to copy from a file (pd_writer__copy()), at pos, after
+	 * the buffer's bytes were written: copy_len bytes of copy_fd at
+	 * copy_off; 0: none. copy_kernel: copy_file_range() not refused yet.
+	 */
+	int copy_fd;
+	uint64_t copy_off, copy_len;
+	bool copy_kernel;
+	bool out_regular;	/* the output is a regular file */
 
 	/* compression */
 	uint32_t compress;
@@ -181,10 +191,37 @@ static int write_all(struct pd_writer *w, const void *buf, size_t len)
 	return writev_all(w, &iov, 1);
 }
 
+/* The records to copy, copied. */
+static int flush_copy(struct pd_writer *w)
+{
+	const char *where = "copy";
+	uint64_t len = w->copy_len;
+	int err;
+
+	if (!len)
+		return 0;
+	w->copy_len = 0;
+	err = pd__copy_range(w->copy_fd, w->copy_off, w->fd, len,
+			     &w->copy_kernel, w->obuf, OBUF_SIZE, &where);
+	w->pos += len;
+	if (err == -EIO && !strcmp(where, "read"))
+		return wr_error(w, err, "copying %llu bytes of the input at 0x%llx: the input ends before them (changed while it was read?)",
+				(unsigned long long)len,
+				(unsigned long long)w->copy_off);
+	if (err)
+		return wr_error(w, err, "copying %llu bytes of the input at 0x%llx: %s: %s",
+				(unsigned long long)len,
+				(unsigned long long)w->copy_off, where,
+				strerror(-err));
+	return 0;
+}
+
 static int flush_obuf(struct pd_writer *w)
 {
 	int err;
 
+	if (w->copy_len)
+		return flush_copy(w);	/* (the buffer is empty) */
 	if (!w->olen)
 		return 0;
 	err = write_all(w, w->obuf, w->olen);
@@ -196,7 +233,7 @@ static int flush_obuf(struct pd_writer *w)
 /* Offset the next emitted byte will have. */
 static uint64_t out_pos(const struct pd_writer *w)
 {
-	return w->pos + w->olen;
+	return w->pos + w->olen + w->copy_len;
 }
 
 static int emit(struct pd_writer *w, const void *data, size_t len)
@@ -205,6 +242,11 @@ static int emit(struct pd_writer *w, const void *data, size_t len)
 
 	if (w->failed)
 		return -EIO;
+	if (w->copy_len) {
+		err = flush_copy(w);
+		if (err)
+			return err;
+	}
 	/*
 	 * A large record (a DWARF sample) goes out from where it is, with
 	 * what the buffer holds before it: not copied into the buffer first
@@ -290,6 +332,7 @@ static int open_output(struct pd_writer *w, const char *path)
 	if (!strcmp(path, "-")) {
 		w->fd = STDOUT_FILENO;
 		w->is_stdout = true;
+		w->out_regular = !fstat(w->fd, &st) && S_ISREG(st.st_mode);
 		if (w->mode == PD_MODE_FILE &&
 		    (fstat(w->fd, &st) || !S_ISREG(st.st_mode) ||
 		     lseek(w->fd, 0, SEEK_CUR) == (off_t)-1))
@@ -328,6 +371,7 @@ static int open_output(struct pd_writer *w, const char *path)
 	else
 		snprintf(w->tmp_path, n + 16, ".%s.XXXXXX", path);
 	w->fd = mkstemp(w->tmp_path);
+	w->out_regular = w->fd >= 0;
 	if (w->fd < 0) {
 		int err = -errno;
 
@@ -367,6 +411,8 @@ PD_EXPORT struct pd_writer *pd_writer__open(const char *path,
 	if (!w)
 		goto nomem;
 	w->fd = -1;
+	w->copy_fd = -1;
+	w->copy_kernel = true;
 	w->mode = o.mode;
 	w->big_endian = o.endian == PD_ENDIAN_NATIVE ? pd_host_is_be()
 						     : o.endian == PD_ENDIAN_BIG;
@@ -833,6 +879,48 @@ PD_EXPORT int pd_writer__write_aux(struct pd_writer *w, const void *rec,
 				"not an AUXTRACE record of %llu bytes of data",
 				(unsigned long long)size);
 	return write_record(w, rec, NULL, data, size);
+}
+
+PD_EXPORT bool pd_writer__can_copy(const struct pd_writer *w, bool big_endian)
+{
+	return w->out_regular && !w->compress && w->big_endian == big_endian &&
+	       !w->failed && !w->finished;
+}
+
+PD_EXPORT int pd_writer__copy(struct pd_writer *w, int fd, uint64_t off,
+			      uint32_t size)
+{
+	int err;
+
+	if (w->failed)
+		return -EIO;
+	if (w->finished)
+		return -EINVAL;
+	if (!w->out_regular || w->compress || w->swap || size < 8)
+		return wr_error(w, -EINVAL,
+				"a record copied as it is, of %u bytes, into an output %s",
+				size, w->compress ? "compressed" :
+				w->swap ? "of the other byte order" :
+				size < 8 ? "(too small for a record)" :
+				"that is not a regular file");
+	err = start(w);
+	if (err)
+		return err;
+	w->nr_records++;
+	if (w->copy_len && fd == w->copy_fd &&
+	    w->copy_off + w->copy_len == off) {
+		w->copy_len += size;
+		return 0;
+	}
+	/* what is before it, written: the buffer or another range (never
+	 * both: emit() copies a range before it buffers) */
+	err = flush_obuf(w);
+	if (err)
+		return err;
+	w->copy_fd = fd;
+	w->copy_off = off;
+	w->copy_len = size;
+	return 0;
 }
 
 static int note_aux(struct pd_writer *w, uint64_t off, uint64_t size)
