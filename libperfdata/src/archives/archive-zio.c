@@ -209,20 +209,6 @@ void pd__zout_free(struct pd_zout *z)
 	free(z);
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= w;
-	}
-	return 0;
-}
 
 /* Compress data (end: finish the stream) and write what comes out. */
 static int zout_run(struct pd_zout *z, const void *data, size_t n, bool end)
@@ -239,7 +225,7 @@ static int zout_run(struct pd_zout *z, const void *data, size_t n, bool end)
 
 			if (ZSTD_isError(ret))
 				return -EIO;
-			err = write_all(z->fd, z->buf, ob.pos);
+			err = pd__write_all(z->fd, z->buf, ob.pos);
 			if (err)
 				return err;
 			if (end ? ret == 0 : ib.pos == ib.size)
@@ -256,7 +242,7 @@ static int zout_run(struct pd_zout *z, const void *data, size_t n, bool end)
 		ret = deflate(&z->zs, end ? Z_FINISH : Z_NO_FLUSH);
 		if (ret == Z_STREAM_ERROR)
 			return -EIO;
-		err = write_all(z->fd, z->buf, ZOUT_CHUNK - z->zs.avail_out);
+		err = pd__write_all(z->fd, z->buf, ZOUT_CHUNK - z->zs.avail_out);
 		if (err)
 			return err;
 		if (end ? ret == Z_STREAM_END :

@@ -168,4 +168,8 @@ static inline bool pd_add_overflows(uint64_t a, uint64_t b, uint64_t *res)
 	return __builtin_add_overflow(a, b, res);
 }
 
+/* n bytes of buf written to fd, through interruptions and short writes:
+ * 0 or a negative errno */
+int pd__write_all(int fd, const void *buf, size_t n);
+
 #endif /* PD_INTERNAL_H */

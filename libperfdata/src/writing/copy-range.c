@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include "base/internal.h"
 #include "copy-range.h"
 
 /* refusals that a read and a write get past */
@@ -18,21 +19,6 @@ static bool refused(int err)
 	return err == ENOSYS || err == EXDEV || err == EINVAL ||
 	       err == EOPNOTSUPP || err == EBADF || err == ETXTBSY ||
 	       err == EPERM;
-}
-
-static int write_whole(int out, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t got = write(out, p, n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return -errno;
-		p += got;
-		n -= (size_t)got;
-	}
-	return 0;
 }
 
 static int through_buffer(int in, uint64_t off, int out, uint64_t len,
@@ -51,7 +37,7 @@ static int through_buffer(int in, uint64_t off, int out, uint64_t len,
 		if (!got)
 			return -EIO;
 		*where = "write";
-		err = write_whole(out, buf, (size_t)got);
+		err = pd__write_all(out, buf, (size_t)got);
 		if (err)
 			return err;
 		off += (uint64_t)got;
