@@ -61,6 +61,7 @@ struct conv {
 	size_t nr_ev;
 	bool started;
 	uint8_t buf[2 * 65536];
+	uint8_t stack[65536];		/* a stack copy cut_to_filled() */
 	struct build_id_entry *bids;
 	size_t nr_bids, cap_bids;
 	char *errmsg;
@@ -344,9 +345,14 @@ static int plan_evsel(struct conv *c, const struct pd_evsel *e,
 		oe->rewrite_samples = true;
 		c->rep->changed[PD_SHIM_UNWIND]++;
 	}
-	/* user stack copies cut (opts.stack_size), as a smaller dwarf,N */
-	if (c->o->stack_size && (a->sample_type & PD_SAMPLE_STACK_USER) &&
-	    a->sample_stack_user > c->o->stack_size) {
+	/* user stack copies cut (opts.stack_size), as a smaller dwarf,N,
+	 * or each to what was filled (the attr's size stays: the kernel
+	 * copies less than it where the record has no room) */
+	if (c->o->stack_size == PD_STACK_SIZE_FILLED &&
+	    (a->sample_type & PD_SAMPLE_STACK_USER)) {
+		oe->rewrite_samples = true;
+	} else if (c->o->stack_size && (a->sample_type & PD_SAMPLE_STACK_USER) &&
+		   a->sample_stack_user > c->o->stack_size) {
 		a->sample_stack_user = (uint32_t)c->o->stack_size;
 		oe->rewrite_samples = true;
 	}
@@ -982,7 +988,7 @@ static void copy_records(struct conv *c)
 		    (!e || (e->attr.sample_type & PD_SAMPLE_STACK_USER)))
 			return;
 	}
-	if (pd__reader_leave_stacks_unread(c->r))
+	if (pd__reader_leave_stacks(c->r, false))
 		c->copy_fd = fd;
 }
 
@@ -1152,6 +1158,25 @@ static int shim_stat_cpu(struct conv *c, const struct pd_event *ev,
 	return 0;
 }
 
+/*
+ * A stack copy cut to what the kernel filled, dyn_size, rounded up to 8
+ * bytes with zeros (the reader may have left the bytes past dyn_size
+ * unread): as the kernel writes a copy for which the record had less room.
+ */
+static void cut_to_filled(struct conv *c, struct pd_sample *s)
+{
+	uint64_t dyn = s->user_stack.dyn_size, size = PD_ALIGN(dyn, 8);
+
+	if (dyn > s->user_stack.size || !s->user_stack.data)
+		return;		/* (the encoder writes it as it is) */
+	if (size > s->user_stack.size)
+		size = s->user_stack.size;
+	memcpy(c->stack, s->user_stack.data, dyn);
+	memset(c->stack + dyn, 0, size - dyn);
+	s->user_stack.data = c->stack;
+	s->user_stack.size = size;
+}
+
 static int convert_sample(struct conv *c, const struct pd_event *ev)
 {
 	static const uint8_t empty_raw[4];
@@ -1193,10 +1218,19 @@ static int convert_sample(struct conv *c, const struct pd_event *ev)
 			unwound.period = ev->evsel->attr.sample_period;
 		/* (a CALLCHAIN given: nr 0, as the sample's is) */
 	}
-	/* the copy's first stack_size bytes, what the kernel would have
-	 * copied with that size (it fills a copy from the stack pointer) */
-	if (c->o->stack_size && (oe->attr.sample_type & PD_SAMPLE_STACK_USER) &&
-	    smp->user_stack.size > c->o->stack_size) {
+	if (c->o->stack_size == PD_STACK_SIZE_FILLED &&
+	    (oe->attr.sample_type & PD_SAMPLE_STACK_USER)) {
+		if (smp != &unwound) {
+			unwound = *smp;
+			smp = &unwound;
+		}
+		cut_to_filled(c, &unwound);
+	} else if (c->o->stack_size &&
+		   (oe->attr.sample_type & PD_SAMPLE_STACK_USER) &&
+		   smp->user_stack.size > c->o->stack_size) {
+		/* the copy's first stack_size bytes, what the kernel would
+		 * have copied with that size (it fills a copy from the stack
+		 * pointer) */
 		if (smp != &unwound) {
 			unwound = *smp;
 			smp = &unwound;
@@ -1539,6 +1573,9 @@ PD_EXPORT int pd_convert(struct pd_reader *r, const char *out,
 			goto out;
 	}
 	copy_records(c);
+	/* stack copies cut to what was filled: the rest is not read */
+	if (o.stack_size == PD_STACK_SIZE_FILLED && !c->uw)
+		pd__reader_leave_stacks(r, true);
 	/* (once the reader knows which bytes it leaves unread) */
 	if (o.read_ahead)
 		pd_reader__read_ahead(r);

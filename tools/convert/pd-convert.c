@@ -74,7 +74,10 @@ static void usage(FILE *f)
 "                          OUT/kallsyms and OUT/manifest\n"
 "      --stack-size=N      cut each sample's user stack copy (--call-graph\n"
 "                          dwarf) to its first N bytes (a multiple of 8,\n"
-"                          at most 65528), as if recorded with dwarf,N\n"
+"                          at most 65528), as if recorded with dwarf,N;\n"
+"                          filled: each to what the kernel filled of it,\n"
+"                          all that perf or any unwinder reads (most of a\n"
+"                          DWARF profile's bytes are the rest)\n"
 "      --stitch            with --to and --shim=unwind: complete the DWARF\n"
 "                          chains cut where the stack copy ended from the\n"
 "                          same thread's earlier ones (see pd-unwind(1))\n"
@@ -257,17 +260,19 @@ struct cli {
 /*
  * --stack-size=N: bytes of each user stack copy kept, as perf's
  * --call-graph dwarf,N takes them (rounded up to a multiple of 8, at
- * most 65528)
+ * most 65528); filled: each copy as far as the kernel filled it
  */
 static uint64_t parse_stack_size(const char *arg)
 {
 	unsigned long long n;
 	char *end;
 
+	if (!strcmp(arg, "filled"))
+		return PD_STACK_SIZE_FILLED;
 	errno = 0;
 	n = strtoull(arg, &end, 0);
 	if (errno || *end || end == arg || arg[0] == '-' || !n || n > 65528)
-		pd_usage_error("--stack-size must be 1..65528 bytes");
+		pd_usage_error("--stack-size must be 1..65528 bytes, or filled");
 	return (n + 7) & ~7ULL;
 }
 

@@ -282,6 +282,9 @@ struct pd_build_id;
 struct pd_reader;
 struct pd_unwind_rewriter;
 
+/* pd_convert_opts.stack_size: each copy cut to what was filled */
+#define PD_STACK_SIZE_FILLED	UINT64_MAX
+
 struct pd_convert_opts {
 	size_t sz;			/* sizeof(struct pd_convert_opts) */
 	/* the reader the output must suit; NULL: the newest, unchanged */
@@ -315,7 +318,10 @@ struct pd_convert_opts {
 	 * User stack copies (STACK_USER) cut to their first stack_size
 	 * bytes, a multiple of 8, and the attrs' sample_stack_user with
 	 * them, as if recorded with --call-graph dwarf,stack_size; 0:
-	 * as they are.
+	 * as they are. PD_STACK_SIZE_FILLED: each cut to what the kernel
+	 * filled (its dyn_size, rounded up to 8 bytes with zeros), which
+	 * is all that perf, or any unwinder, reads of it: the rest holds
+	 * stale bytes of the kernel's buffer.
 	 */
 	uint64_t stack_size;
 	/*

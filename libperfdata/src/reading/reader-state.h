@@ -202,11 +202,12 @@ int pd__add_evsel(struct pd_reader *r, const void *attr, size_t attr_size,
  */
 int pd__reader_file_fd(const struct pd_reader *r);
 /*
- * From now on, leave samples' user stack copies unread (stack_unread),
- * for a caller that copies them from the file as they are. false, and
- * nothing changed, once the read-ahead thread runs.
+ * From now on, leave samples' user stack copies unread: past what was
+ * filled (stack_used_only) with read_filled, else all of them
+ * (stack_unread), for a caller that copies them from the file as they
+ * are. false, and nothing changed, once the read-ahead thread runs.
  */
-bool pd__reader_leave_stacks_unread(struct pd_reader *r);
+bool pd__reader_leave_stacks(struct pd_reader *r, bool read_filled);
 int pd__sample_id_word(uint64_t sample_type);
 int pd__trailer_id_word(uint64_t sample_type);
 uint16_t pd__id_hdr_size(uint64_t sample_type);

@@ -682,11 +682,12 @@ int pd__reader_file_fd(const struct pd_reader *r)
 	return r->in.fd;
 }
 
-bool pd__reader_leave_stacks_unread(struct pd_reader *r)
+bool pd__reader_leave_stacks(struct pd_reader *r, bool read_filled)
 {
 	if (r->ahead)
 		return false;
-	r->opts.stack_unread = true;
+	if (!read_filled)
+		r->opts.stack_unread = true;
 	r->opts.stack_used_only = true;
 	return true;
 }
