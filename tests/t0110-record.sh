@@ -195,7 +195,25 @@ check "--call-graph dwarf: pd-fold unwinds to _start > main > run > outer > midd
 if have_perf; then
 	perf script -i "$tmp/dwarf.data" 2>"$tmp/perr" </dev/null | "$FOLD" --input=script >"$tmp/want"
 	same=$(cmp -s "$tmp/want" "$tmp/dwarf.folded" && echo yes)
-	check "--call-graph dwarf: perf unwinds it the same, nothing on stderr ($(wc -l <"$tmp/want") stacks)" \
+	# Built with an elfutils before 0.188 (Debian 11's), pd-fold's
+	# chains end at a frame without unwind tables that is not the first
+	# (it warns so): a sample in crtstuff's __do_global_dtors_aux or
+	# frame_dummy loses its callers. Then each stack is perf's or the
+	# leaf end of one of perf's, and the weights add up the same.
+	if [ "$same" != yes ] && grep -q 'elfutils older than 0.188' "$tmp/err"; then
+		same=$(awk '
+			FNR == NR { w = $NF; sub(/ [0-9]+$/, ""); want[$0] = w; total += w; next }
+			{ w = $NF; sub(/ [0-9]+$/, ""); got += w
+			  if ($0 in want) next
+			  comm = $0; sub(/;.*/, "", comm); rest = substr($0, length(comm) + 1)
+			  ok = 0
+			  for (s in want)
+				if (index(s, comm ";") == 1 && length(s) > length($0) &&
+				    substr(s, length(s) - length(rest) + 1) == rest) { ok = 1; break }
+			  if (!ok) bad++ }
+			END { if (!bad && got == total) print "yes" }' "$tmp/want" "$tmp/dwarf.folded")
+	fi
+	check "--call-graph dwarf: perf unwinds it the same (or, elfutils before 0.188, chains cut at a frame without unwind tables), nothing on stderr ($(wc -l <"$tmp/want") stacks)" \
 		test "$same" = yes -a ! -s "$tmp/perr"
 	test -s "$tmp/perr" && head -3 "$tmp/perr"
 	cmp -s "$tmp/want" "$tmp/dwarf.folded" || diff "$tmp/want" "$tmp/dwarf.folded" | head -5
