@@ -2,8 +2,10 @@
 # pd-convert copies the records it leaves unchanged from the input file
 # by the kernel (copy_file_range(): one copy of each byte, none through
 # the process), and then does not read the stack copies of samples at
-# all; PD_CONVERT_KERNEL_COPY=0 takes every record through memory. What
-# it writes must not depend on it: for every recording here and in the
+# all; it does so by default on one thread (PD_CONVERT_THREADS=1), not
+# with a second thread reading ahead; PD_CONVERT_KERNEL_COPY=1 forces
+# it, 0 takes every record through memory. What it writes must not
+# depend on it: for every recording here and in the
 # corpus (both byte orders, PERFFILE v1, compressed, pipe mode, AUX
 # data, simpleperf's), converted as it is, for perf 4.18 and for 3.10
 # (samples rewritten), the same bytes, messages and exit status both
@@ -22,7 +24,7 @@ both() {
 	rm -f "$tmp/mem.data" "$tmp/k.data"
 	PD_CONVERT_KERNEL_COPY=0 "$CONV" -v "$@" "$_f" -o "$tmp/mem.data" >"$tmp/mem.err" 2>&1
 	_r1=$?
-	"$CONV" -v "$@" "$_f" -o "$tmp/k.data" >"$tmp/k.err" 2>&1
+	PD_CONVERT_KERNEL_COPY=1 "$CONV" -v "$@" "$_f" -o "$tmp/k.data" >"$tmp/k.err" 2>&1
 	_r2=$?
 	# (the messages name the output; -v's counts copied differ)
 	sed -e "s|$tmp/mem.data|OUT|g" -e 's/ ([0-9]* copied from the input as they are)//' \
@@ -81,6 +83,15 @@ for threads in 1 2; do
 		"$TD/threads-dwarf.data" --target-perf=4.18
 done
 unset PD_CONVERT_THREADS
+
+# the default: the kernel's copy on one thread, not with two
+PD_CONVERT_THREADS=1 "$CONV" -v --target-perf=4.18 "$TD/dwarf.data" -o "$tmp/d1.data" 2>"$tmp/err"
+one=$(sed -n 's/.*(\([0-9]*\) copied from the input as they are)/\1/p' "$tmp/err")
+PD_CONVERT_THREADS=2 "$CONV" -v --target-perf=4.18 "$TD/dwarf.data" -o "$tmp/d2.data" 2>"$tmp/err"
+two=$(sed -n 's/.*(\([0-9]*\) copied from the input as they are)/\1/p' "$tmp/err")
+check "by default the kernel copies on one thread ($one records), not with a second reading ahead ($two)" \
+	test "${one:-0}" -gt 0 -a "${two:-1}" = 0
+check "... and both write the same bytes" cmp -s "$tmp/d1.data" "$tmp/d2.data"
 both "testdata/dwarf.data for 3.10 (samples rewritten: stacks read)" "$TD/dwarf.data" --target-perf=3.10
 both "testdata/dwarf.data --stack-size=1024 (stacks cut: read)" "$TD/dwarf.data" --stack-size=1024
 both "testdata/dwarf.data --endian=big (no copy)" "$TD/dwarf.data" --endian=big
@@ -100,19 +111,19 @@ fi
 
 # outputs and inputs that are not plain files
 PD_CONVERT_KERNEL_COPY=0 "$CONV" -q --target-perf=4.18 "$TD/dwarf.data" -o "$tmp/want.data"
-"$CONV" -v --target-perf=4.18 "$TD/dwarf.data" -o - >"$tmp/stdout.data" 2>"$tmp/err"
+PD_CONVERT_KERNEL_COPY=1 "$CONV" -v --target-perf=4.18 "$TD/dwarf.data" -o - >"$tmp/stdout.data" 2>"$tmp/err"
 check "stdout redirected to a file: the same bytes ($(sed -n 's/.*(\([0-9]*\) copied.*/\1/p' "$tmp/err") records copied)" \
 	cmp -s "$tmp/want.data" "$tmp/stdout.data"
 : >"$tmp/append.data"
-"$CONV" -q --target-perf=4.18 --pipe "$TD/dwarf.data" -o - >>"$tmp/append.data"
+PD_CONVERT_KERNEL_COPY=1 "$CONV" -q --target-perf=4.18 --pipe "$TD/dwarf.data" -o - >>"$tmp/append.data"
 PD_CONVERT_KERNEL_COPY=0 "$CONV" -q --target-perf=4.18 --pipe "$TD/dwarf.data" -o "$tmp/want.pipe"
 check "stdout appended to a file (O_APPEND: through a buffer), pipe mode: the same bytes" \
 	cmp -s "$tmp/want.pipe" "$tmp/append.data"
-"$CONV" -q --target-perf=4.18 --pipe "$TD/dwarf.data" -o - | cat >"$tmp/piped.data"
+PD_CONVERT_KERNEL_COPY=1 "$CONV" -q --target-perf=4.18 --pipe "$TD/dwarf.data" -o - | cat >"$tmp/piped.data"
 check "into a pipe: the same bytes" cmp -s "$tmp/want.pipe" "$tmp/piped.data"
-"$CONV" -q --target-perf=4.18 - -o "$tmp/stdin.data" <"$TD/dwarf.data"
+PD_CONVERT_KERNEL_COPY=1 "$CONV" -q --target-perf=4.18 - -o "$tmp/stdin.data" <"$TD/dwarf.data"
 check "a file on stdin: the same bytes" cmp -s "$tmp/want.data" "$tmp/stdin.data"
-cat "$TD/dwarf.data" | "$CONV" -q --target-perf=4.18 - -o "$tmp/stdin-pipe.data"
+cat "$TD/dwarf.data" | PD_CONVERT_KERNEL_COPY=1 "$CONV" -q --target-perf=4.18 - -o "$tmp/stdin-pipe.data"
 check "a file through a pipe on stdin: the same bytes" cmp -s "$tmp/want.data" "$tmp/stdin-pipe.data"
 
 # a recorder killed mid-write: the data section ends inside a sample

@@ -66,7 +66,7 @@ if have_perf && perf record -q --no-buildid-cache --call-graph dwarf,40960 \
 			sh -c "[ -s '$tmp/want' ] && cmp -s '$tmp/want' '$tmp/got'"
 	done
 	PD_CONVERT_KERNEL_COPY=0 "$CONV" -q --stack-size=filled "$tmp/big.data" -o "$tmp/mem.data"
-	"$CONV" -q --stack-size=filled "$tmp/big.data" -o "$tmp/k.data"
+	PD_CONVERT_KERNEL_COPY=1 "$CONV" -q --stack-size=filled "$tmp/big.data" -o "$tmp/k.data"
 	check "--stack-size=filled: the same bytes with records through memory" \
 		cmp -s "$tmp/mem.data" "$tmp/k.data"
 else
