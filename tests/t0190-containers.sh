@@ -216,8 +216,23 @@ hb=$(bid "$LIBC")
 { nm -D "$LIBC"; nm "/usr/lib/debug/.build-id/$(echo "$hb" | cut -c1-2)/$(echo "$hb" | cut -c3-).debug"; } 2>/dev/null |
 	awk 'NF >= 3 { sub(/@.*/, "", $3); print $3 }' | sort -u >"$tmp/hostlibc.names"
 # the container's files' functions: address, size, name (symtab and dynsym)
+# ADDR SIZE NAME of each function; one without a size (crti's _init and
+# _fini, a few instructions) ends where the next begins, as perf (and
+# pd-fold) end it, and 4 KiB after its start at most
 syms() { { nm -S --defined-only "$1"; nm -D -S --defined-only "$1"; } 2>/dev/null |
-	awk 'NF == 4 && $3 ~ /^[TtWwiI]$/ { sub(/@.*/, "", $4); print $1, $2, $4 }'; }
+	awk 'NF == 4 && $3 ~ /^[TtWwiI]$/ { sub(/@.*/, "", $4); print $1, $2, $4 }
+	     NF == 3 && $2 ~ /^[TtWwiI]$/ { sub(/@.*/, "", $3); print $1, "-", $3 }' |
+	sort -u | awk "$HEX"'
+	function hexs(v,   s) { s = ""; do { s = substr("0123456789abcdef", v % 16 + 1, 1) s; v = int(v / 16) } while (v); return s }
+	{ a[NR] = $1; z[NR] = $2; nm[NR] = $3 }
+	END { for (i = 1; i <= NR; i++) {
+		if (z[i] == "-") {
+			for (j = i + 1; j <= NR && hex(a[j]) == hex(a[i]); j++)
+				;
+			d = j <= NR ? hex(a[j]) - hex(a[i]) : 0
+			z[i] = hexs(d < 4096 ? d : 4096)
+		}
+		print a[i], z[i], nm[i] } }'; }
 syms "$ROOT$W/prog" >"$tmp/prog.syms"
 syms "$ROOT$LIBC" >"$tmp/libc.syms"
 
