@@ -6,7 +6,8 @@
  * PERF_SAMPLE_CGROUP) needs those bytes: the copy is then off, and the
  * stacks written are the input's, byte for byte. Without CGROUP every
  * record is copied. Either way the output is the one written with every
- * record through memory (copy_in_memory).
+ * record through memory (copy_in_memory). Reading ahead, the kernel
+ * copies only when asked (kernel_copy).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,8 +75,10 @@ static int write_input(const char *path, bool cgroup)
 	return err ? -1 : 0;
 }
 
+/* how: 'm' through memory, 'k' the default (no read-ahead: the kernel's
+ * copy), 'a' read ahead (memory), 'K' read ahead and kernel_copy */
 static int convert(const char *in, const char *out, const char *target,
-		   bool in_memory, struct pd_convert_report *rep)
+		   char how, struct pd_convert_report *rep)
 {
 	struct pd_reader_opts ro = { .sz = sizeof(ro) };
 	struct pd_convert_opts co = { .sz = sizeof(co), .mode = -1 };
@@ -86,7 +89,9 @@ static int convert(const char *in, const char *out, const char *target,
 	if (!r)
 		return -1;
 	co.target = pd_perf_target__find(target);
-	co.copy_in_memory = in_memory;
+	co.copy_in_memory = how == 'm';
+	co.read_ahead = how == 'a' || how == 'K';
+	co.kernel_copy = how == 'K';
 	err = pd_convert(r, out, &co, rep, why, sizeof(why));
 	if (err)
 		printf("# %s\n", why);
@@ -154,8 +159,8 @@ static void check_target(const char *in, const char *target, bool cgroup)
 	}
 	close(fk);
 	close(fm);
-	CHECK(!convert(in, k, target, false, &rk) &&
-	      !convert(in, m, target, true, &rm),
+	CHECK(!convert(in, k, target, 'k', &rk) &&
+	      !convert(in, m, target, 'm', &rm),
 	      "%s, CGROUP %s: converted both ways", target, cgroup ? "on" : "off");
 	CHECK(same_file(k, m), "%s, CGROUP %s: the same bytes copied and through memory",
 	      target, cgroup ? "on" : "off");
@@ -178,6 +183,35 @@ static void check_target(const char *in, const char *target, bool cgroup)
 	unlink(m);
 }
 
+/* read ahead: the kernel's copy only when asked (kernel_copy) */
+static void check_read_ahead(const char *in)
+{
+	char a[] = "/tmp/test-convert-copy-a.XXXXXX";
+	char k[] = "/tmp/test-convert-copy-K.XXXXXX";
+	struct pd_convert_report ra, rk;
+	int fa = mkstemp(a), fk = mkstemp(k);
+
+	if (fa < 0 || fk < 0) {
+		CHECK(0, "read ahead: temporary files");
+		return;
+	}
+	close(fa);
+	close(fk);
+	CHECK(!convert(in, a, "newest", 'a', &ra) &&
+	      !convert(in, k, "newest", 'K', &rk),
+	      "read ahead: converted with and without kernel_copy");
+	CHECK(ra.records_copied == 0 && rk.records_copied == rk.records_out &&
+	      rk.records_out >= NR,
+	      "read ahead: nothing copied by default, every record with kernel_copy (%llu, %llu of %llu)",
+	      (unsigned long long)ra.records_copied,
+	      (unsigned long long)rk.records_copied,
+	      (unsigned long long)rk.records_out);
+	CHECK(same_file(a, k) && stacks_kept(k) == NR,
+	      "read ahead: the same bytes both ways, the stacks the input's");
+	unlink(a);
+	unlink(k);
+}
+
 int main(void)
 {
 	char in[] = "/tmp/test-convert-copy-in.XXXXXX";
@@ -195,6 +229,8 @@ int main(void)
 		CHECK(stacks_kept(in) == NR, "the input's stacks read back");
 		check_target(in, "newest", cgroup);
 		check_target(in, "5.4", cgroup);
+		if (!cgroup)
+			check_read_ahead(in);
 		if (cgroup)
 			break;
 	}

@@ -480,18 +480,16 @@ static int run(struct pd_cli_main *m)
 	c->co.read_ahead = !c->do_explain &&
 			   pd_cli_cpu_to_spare("PD_CONVERT_THREADS");
 	/*
-	 * On one thread the kernel's copy of unchanged records is faster
-	 * than reading and writing them (7% on a 1 GB recording here);
-	 * with a second thread reading while this one writes, the two
-	 * copies overlap and beat the kernel's one, which a single thread
-	 * does (1.3x). PD_CONVERT_KERNEL_COPY=1 or 0 decides instead (for
-	 * tests and measurements: the output is the same).
+	 * The kernel copies unchanged records on one thread, not with
+	 * read-ahead (pd_convert_opts.kernel_copy); PD_CONVERT_KERNEL_COPY=1
+	 * or 0 decides instead, for tests and measurements (the output is
+	 * the same)
 	 */
 	kernel_copy = getenv("PD_CONVERT_KERNEL_COPY");
-	if (kernel_copy && *kernel_copy)
-		c->co.copy_in_memory = !strcmp(kernel_copy, "0");
-	else
-		c->co.copy_in_memory = c->co.read_ahead;
+	if (kernel_copy && *kernel_copy) {
+		c->co.kernel_copy = strcmp(kernel_copy, "0") != 0;
+		c->co.copy_in_memory = !c->co.kernel_copy;
+	}
 	err = pd_convert(r, output, &c->co, &rep, errmsg, sizeof(errmsg));
 	if (!err && rw && !pd_quiet)
 		unwind_summary__print(stderr, strcmp(input, "-") ? input : "<stdin>",

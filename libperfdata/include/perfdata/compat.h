@@ -331,20 +331,25 @@ struct pd_convert_opts {
 	 */
 	bool read_ahead;
 	/*
-	 * Every record goes through this process's memory. By default
-	 * records that go out unchanged, from a regular input file into a
-	 * regular output file of its byte order, uncompressed, are copied
-	 * by the kernel (copy_file_range()) and the user stack copies of
-	 * samples are not read. The output is the same.
+	 * Records that go out unchanged, from a regular input file into a
+	 * regular output file of its byte order, uncompressed, can be
+	 * copied by the kernel (copy_file_range()), the user stack copies
+	 * of samples then not read at all. By default that is done without
+	 * read_ahead, where it is faster than reading and writing; with
+	 * read_ahead, the read on one thread overlapping the write on the
+	 * other is faster than the kernel's copy, which one thread does.
+	 * copy_in_memory: never; kernel_copy: even with read_ahead. The
+	 * output is the same.
 	 */
 	bool copy_in_memory;
+	bool kernel_copy;
 };
 
 struct pd_convert_report {
 	uint64_t shims;			/* shims that were on */
 	uint64_t records_in, records_out;
 	/* of records_out: copied from the input by the kernel, as they are
-	 * (pd_convert_opts.copy_in_memory) */
+	 * (pd_convert_opts.kernel_copy) */
 	uint64_t records_copied;
 	uint64_t samples_in, samples_out;
 	/* what each shim did: records (or attrs, features) it changed */

@@ -334,8 +334,7 @@ static int open_output(struct pd_writer *w, const char *path)
 		w->is_stdout = true;
 		w->out_regular = !fstat(w->fd, &st) && S_ISREG(st.st_mode);
 		if (w->mode == PD_MODE_FILE &&
-		    (fstat(w->fd, &st) || !S_ISREG(st.st_mode) ||
-		     lseek(w->fd, 0, SEEK_CUR) == (off_t)-1))
+		    (!w->out_regular || lseek(w->fd, 0, SEEK_CUR) == (off_t)-1))
 			return wr_error(w, -ESPIPE,
 					"file mode needs a regular file as output (use pipe mode for a stream)");
 		if (w->mode == PD_MODE_FILE && ftruncate(w->fd, 0))
@@ -896,11 +895,11 @@ PD_EXPORT int pd_writer__copy(struct pd_writer *w, int fd, uint64_t off,
 		return -EIO;
 	if (w->finished)
 		return -EINVAL;
-	if (!w->out_regular || w->compress || w->swap || size < 8)
+	/* (the record is in the output's byte order: never swapped) */
+	if (!w->out_regular || w->compress || size < 8)
 		return wr_error(w, -EINVAL,
 				"a record copied as it is, of %u bytes, into an output %s",
 				size, w->compress ? "compressed" :
-				w->swap ? "of the other byte order" :
 				size < 8 ? "(too small for a record)" :
 				"that is not a regular file");
 	err = start(w);
