@@ -137,10 +137,25 @@ arm64_funcs() {
 }
 
 # arm64_blocks: perf script -F ...ip... text on stdin as one line a
-# sample (header, then its frames), samples without frames too
+# sample (header, then its frames), samples without frames too. A
+# kernel frame is compared by its address alone, as "ADDR [kernel]":
+# how perf names a frame in a module depends on the machine that
+# prints, not on the recording. perf script --kallsyms=the guest's still
+# reads that machine's /proc/modules: the guest perf 6.1 printed
+# virtblk_request_done+0x40 ([kernel.kallsyms]), the same perf on a
+# host that loads virtio_blk as a module virtblk_request_done+0x40
+# ([virtio_blk]), on one without modules [unknown] ([virtio_blk]).
+# Nothing of ours is in those names: pd-unwind leaves the kernel's
+# frames as recorded, and pd-fold's names of them are checked against
+# the guest's folded stacks.
 arm64_blocks() {
 	awk '/^$/ { if (b != "") print b; b = ""; next }
-		{ sub(/^[ \t]+/, ""); gsub(/[ \t]+/, " "); b = b (b == "" ? "" : " | ") $0 }
+		{ frame = /^[ \t]/
+		  sub(/^[ \t]+/, ""); gsub(/[ \t]+/, " ")
+		  if (frame && match($0, /\(\[[^]]*\]\)$/) &&
+		      $0 !~ /\(\[(vdso|unknown|vsyscall|vectors)\]\)$/)
+			$0 = $1 " [kernel]"
+		  b = b (b == "" ? "" : " | ") $0 }
 		END { if (b != "") print b }'
 }
 
