@@ -7,8 +7,14 @@
  * - DWARF's: the x86-64 psABI, figure 3.36 (rax rdx rcx rbx rsi rdi rbp
  *   rsp r8-r15, then the return address column 16), the numbering libdw's
  *   x86_64 backend unwinds with (17 frame registers, pc in column 16);
- * - the sigreturn bytes: libunwind's x86_64 unw_is_signal_frame()
- *   (mov $15,%rax; syscall), the code of glibc's __restore_rt.
+ * - signal frames: libunwind's x86_64 unw_is_signal_frame() answers by
+ *   the unwind table entry of the last step (its CIE's 'S'
+ *   augmentation: sigcontext_format, set by tdep_fetch_frame() or from
+ *   its cache by tdep_reuse_frame(), reset by each unw_step()), not by
+ *   the code at pc. glibc's __restore_rt has such an entry from the byte
+ *   before it (a return address's lookup, less one) to its syscall
+ *   included: a sample taken at that syscall steps to the interrupted
+ *   frame as a signal frame too.
  * - i386 (32-bit processes of an x86_64 recording: REGS_USER ABI 32,
  *   the same perf bits): DWARF's eax ecx edx ebx esp ebp esi edi eip
  *   (System V i386 psABI, table 2.14; libdw's i386 backend unwinds 9
@@ -43,11 +49,6 @@ enum {	/* perf_regs.h, x86 */
 	X86_R8, X86_R9, X86_R10, X86_R11, X86_R12, X86_R13, X86_R14, X86_R15,
 };
 
-static const uint8_t x86_64_sigreturn[] = {
-	0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00,	/* mov $0xf,%rax */
-	0x0f, 0x05,					/* syscall */
-};
-
 static const uint8_t i386_sigreturn[] = {
 	0xb8, 0xad, 0x00, 0x00, 0x00,			/* mov $0xad,%eax */
 	0xcd, 0x80,					/* int $0x80 */
@@ -75,8 +76,7 @@ static const struct pd_unwind_arch arches[] = {
 		.dwarf_pc = 16,
 		.dwarf_ra = 16,
 		.compat = "i386",
-		.sigreturn = x86_64_sigreturn,
-		.sigreturn_len = sizeof(x86_64_sigreturn),
+		.signal_by_cie = true,
 		.guess = pd__unwind_guess_x86_64,
 		.cfi_rows = true,
 	},

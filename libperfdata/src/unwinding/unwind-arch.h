@@ -42,6 +42,13 @@ struct pd_unwind_arch {
 	 */
 	const uint8_t *sigreturn;
 	size_t sigreturn_len;
+	/*
+	 * libunwind tells a signal frame by its unwind table instead (the
+	 * CIE's 'S' augmentation, x86_64): after a step by such an entry,
+	 * unw_is_signal_frame() says yes and perf prints the frame stepped
+	 * to undecremented, whatever the code at either pc
+	 */
+	bool signal_by_cie;
 	/* libunwind's guess when tables miss; NULL: the chain ends */
 	bool (*guess)(struct pd_unwind_guess *g);
 	/* ... and when the frame's file is missing or has no tables */

@@ -127,6 +127,8 @@ void pd__row_parse(Dwarf_Frame *frame, unsigned int nregs, unsigned int ra_col,
 	row->state = PD_ROW_LIBDW;
 	row->nr = 0;
 	row->same = 0;
+	row->signal = false;
+	row->ra_rule = false;
 	row->cfa_reg_ok = false;
 	row->nr_regs = (uint8_t)nregs;
 	row->fde = frame != NULL;

@@ -243,6 +243,18 @@ static bool cfa_reg_known(struct uw_ctx *c, const struct uw_frame *f,
 }
 
 /*
+ * Whether the table entry a step from the frame at 'at' takes is a
+ * signal frame's (its CIE's 'S'): libdw's row there, the entry perf's
+ * lookup finds too.
+ */
+static bool step_is_signal(struct uw_ctx *c, uint64_t at)
+{
+	struct pd_row tmp;
+
+	return pd__uw_space_row(c->u, c->sp, at, &tmp)->signal;
+}
+
+/*
  * The stack pointer of frame f (the sampled one's, else its caller's
  * CFA, as the step to it set it), 0 where it is not known.
  */
@@ -293,8 +305,10 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 	 * it, and libunwind answers yes for the frame whose registers came
 	 * from a signal context: the one the signal interrupted, an exact
 	 * pc; the trampoline itself is decremented like a return address.
+	 * By the code at the trampoline's pc, or (signal_by_cie) by the
+	 * table entry it is stepped from by, below.
 	 */
-	sig = pd__uw_frame_is_sigreturn(c, pc);
+	sig = !c->a->signal_by_cie && pd__uw_frame_is_sigreturn(c, pc);
 	ip->activation = c->n == 0 || (c->a->sigframe ? sig : c->after_sigreturn);
 	c->after_sigreturn = sig;
 	c->n++;
@@ -359,6 +373,8 @@ static int frame_visit(struct uw_ctx *c, const struct uw_frame *f,
 			guess_step(c, f, pc);
 		return DWARF_CB_ABORT;
 	}
+	if (c->a->signal_by_cie)
+		c->after_sigreturn = step_is_signal(c, at);
 	return DWARF_CB_OK;
 }
 
