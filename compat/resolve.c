@@ -104,6 +104,29 @@ static void from_target(struct pd_perf_resolved *res,
 	res->target.description = res->description;
 }
 
+/*
+ * The spec as a note cites it: at most this many bytes of it, so that the
+ * rest of the note's one line (256 bytes) is never cut
+ */
+#define ASKED_MAX 80
+
+/*
+ * A perf binary's path as a target's name (64 bytes): whole when it fits,
+ * else "..." and its end, which names the perf
+ */
+static void name_of_path(char *dst, size_t n, const char *path)
+{
+	size_t len = strlen(path);
+
+	if (len < n) {
+		memcpy(dst, path, len + 1);
+		return;
+	}
+	memcpy(dst, "...", 3);
+	memcpy(dst + 3, path + len - (n - 4), n - 4);
+	dst[n - 1] = '\0';
+}
+
 static int from_distro(struct pd_perf_resolved *res,
 		       const struct pd_perf_distro *d, const char *asked)
 {
@@ -122,7 +145,7 @@ static int from_distro(struct pd_perf_resolved *res,
 		 "%s perf %s (%s; %s)", d->description, d->perf_version,
 		 d->package, d->build_note);
 	snprintf(res->note, sizeof(res->note),
-		 "%s: %s's perf %s, read as perf %s reads", asked,
+		 "%.*s: %s's perf %s, read as perf %s reads", ASKED_MAX, asked,
 		 d->description, d->perf_version, t->name);
 	return 0;
 }
@@ -143,14 +166,14 @@ static int from_version(struct pd_perf_resolved *res, const char *asked,
 	t = at_or_below(v);
 	if (!t) {
 		snprintf(res->note, sizeof(res->note),
-			 "%s: perf %s is older than the oldest perf known here (%s)",
-			 asked, res->name, pd_perf_targets()[0]->name);
+			 "%.*s: perf %s is older than the oldest perf known here (%s)",
+			 ASKED_MAX, asked, res->name, pd_perf_targets()[0]->name);
 		return -ENOENT;
 	}
 	if (t->version == v) {
 		from_target(res, t, PD_TARGET_VERSION);
 		snprintf(res->note, sizeof(res->note),
-			 "%s: perf %s, read as perf %s reads", asked, res->name,
+			 "%.*s: perf %s, read as perf %s reads", ASKED_MAX, asked, res->name,
 			 t->name);
 	} else if (t == newest) {
 		from_target(res, t, PD_TARGET_NEWER);
@@ -160,8 +183,8 @@ static int from_version(struct pd_perf_resolved *res, const char *asked,
 	} else {
 		from_target(res, t, PD_TARGET_OLDER);
 		snprintf(res->note, sizeof(res->note),
-			 "%s: perf %s reads at least what %s reads (the newest known perf not newer than it)",
-			 asked, res->name, t->name);
+			 "%.*s: perf %s reads at least what %s reads (the newest known perf not newer than it)",
+			 ASKED_MAX, asked, res->name, t->name);
 	}
 	snprintf(res->description, sizeof(res->description), "perf %s (%s facts)",
 		 res->name, t->name);
@@ -210,7 +233,7 @@ PD_EXPORT int pd_perf_target__resolve(const char *spec,
 		t = pd__perf_target_binary(s);
 		if (t) {
 			from_target(&r, t, PD_TARGET_PROBED);
-			snprintf(r.name, sizeof(r.name), "%s", s);
+			name_of_path(r.name, sizeof(r.name), s);
 			snprintf(r.description, sizeof(r.description), "%s",
 				 t->description);
 			snprintf(r.note, sizeof(r.note), "%s: %s", s,

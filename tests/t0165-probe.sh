@@ -73,6 +73,16 @@ check "a wrapper script is probed once ($n1 runs), then only asked its version (
 conv -q --target-perf="$T" $dz "$TD/fp.data" -o "$tmp/want.data" 2>/dev/null
 check "the wrapper's conversion is the $T one" cmp -s "$tmp/want.data" "$tmp/w.data"
 
+# a perf at a path longer than a target's name holds (63 bytes): named
+# "..." and the path's end inside; --explain cites the path whole
+long=$tmp/a-directory-whose-name-is-long/and-below-it/another-level/of-directories
+mkdir -p "$long" && ln -s "$tmp/perf-wrapper" "$long/perf"
+conv --explain --target-perf="$long/perf" "$TD/fp.data" >"$tmp/explain" 2>&1
+conv -q --target-perf="$long/perf" "$TD/fp.data" -o "$tmp/l.data"
+check "a perf at a path of $(printf %s "$long/perf" | wc -c) bytes: --explain cites it whole, and it converts as $T" \
+	sh -c "grep -qF 'reads as: $long/perf: perf ' '$tmp/explain' && cmp -s '$tmp/want.data' '$tmp/l.data'"
+grep -F 'reads as: ' "$tmp/explain" | head -1 | cut -c1-200 | sed 's/^/# /'
+
 conv -q --target-perf=/bin/true "$TD/fp.data" -o "$tmp/x.data" 2>"$tmp/err"
 rc=$?
 check "/bin/true is no perf: exit 2, nothing written" sh -c "[ $rc -eq 2 ] && [ ! -e '$tmp/x.data' ]"
