@@ -242,7 +242,10 @@ struct uw_ctx {
 	int sp_reg;		/* the stack pointer's DWARF number, or -1 */
 	int n, max;
 	bool read_failed;	/* a read failed in the current step */
-	bool after_sigreturn;	/* the last frame was a signal trampoline */
+	bool after_sigreturn;	/* the next frame's registers come from a
+				 * signal context: the last frame was a
+				 * signal trampoline, or (signal_by_cie)
+				 * its step took a signal frame's entry */
 	bool read_beyond;	/* a read above the stack copy in this step */
 	/*
 	 * Registers libunwind has a location for: the sample's, or those a
